@@ -1,0 +1,5 @@
+// The environment SDK: define an environment's tools, verifier and state; everything else is derived.
+export { defineEnvironment, type Environment, type ToolContext, type SessionState, type VerifyOutcome } from "./define.js";
+export { aggregateMetrics, passAtK, groupByTask } from "./metrics.js";
+export { functionCalls, outputText, lastAssistantText } from "./response-helpers.js";
+export { z } from "zod";

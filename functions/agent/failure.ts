@@ -1,0 +1,35 @@
+// Why a rollout failed, as a class a trainer can count and a message a person can act on.
+import { EdgegymError, type ErrorStatus } from "../../protocol/index.js";
+
+export type FailureClass =
+  | "invalid_row"
+  | "unknown_environment"
+  | "seed_failed"
+  | "model_error"
+  | "model_invalid_response"
+  | "verify_failed"
+  | "timeout";
+
+const STATUS: Record<FailureClass, ErrorStatus> = {
+  invalid_row: 400,
+  unknown_environment: 404,
+  seed_failed: 502,
+  model_error: 502,
+  model_invalid_response: 502,
+  verify_failed: 502,
+  timeout: 504,
+};
+
+export class RolloutFailure extends EdgegymError {
+  constructor(
+    readonly failureClass: FailureClass,
+    message: string,
+    /** The status of the call that failed, when it was an upstream's answer. */
+    readonly upstreamStatus?: number,
+  ) {
+    // A 4xx from the model or environment is the row's fault, not an outage: pass it on as such.
+    const status = upstreamStatus !== undefined && upstreamStatus >= 400 && upstreamStatus < 500 ? 400 : STATUS[failureClass];
+    super(status, failureClass, message);
+    this.name = "RolloutFailure";
+  }
+}

@@ -1,0 +1,60 @@
+// Binding names and the bindings each Worker receives, in one module the Workers, local emulation and tests share.
+import type { EnvironmentSessionNamespace } from "../environments/sdk/durable-types.js";
+
+/** Service binding name under which the gateway and agent reach an environment's Worker. */
+export function environmentBinding(name: string): `ENV_${string}` {
+  return `ENV_${name.toUpperCase()}`;
+}
+
+/** Worker script name of an environment's resources server. */
+export function environmentWorkerName(name: string): string {
+  return `resources-${name.replace(/_/g, "-")}`;
+}
+
+export const WORKERS = { gateway: "gateway", agent: "agent", modelProxy: "model-proxy" } as const;
+
+export type EnvironmentFetchers = { [binding: `ENV_${string}`]: Fetcher | undefined };
+
+export interface GatewayEnv extends EnvironmentFetchers {
+  AGENT: Fetcher;
+  MODEL_PROXY: Fetcher;
+  /** Comma-separated names of the environments deployed with this gateway. */
+  ENVIRONMENTS: string;
+  /** Comma-separated bearer tokens; unset means open (local emulation only). */
+  API_TOKENS?: string;
+}
+
+export interface AgentEnv extends EnvironmentFetchers {
+  MODEL_PROXY: Fetcher;
+  ENVIRONMENTS: string;
+  MAX_STEPS?: string;
+  ROLLOUT_TIMEOUT_MS?: string;
+  TOOL_TIMEOUT_MS?: string;
+  MODEL_TIMEOUT_MS?: string;
+}
+
+export interface ModelProxyEnv {
+  MODEL_BASE_URL: string;
+  MODEL_NAME: string;
+  MODEL_API_KEY?: string;
+  MODEL_TIMEOUT_MS?: string;
+  MODEL_MAX_RETRIES?: string;
+}
+
+export interface EnvironmentEnv {
+  SESSIONS?: EnvironmentSessionNamespace;
+  SESSION_TTL_SECONDS?: string;
+}
+
+export function environmentNames(list: string): string[] {
+  return list
+    .split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
+}
+
+/** An environment's Worker, if it is deployed with this one. */
+export function environmentFetcher(env: EnvironmentFetchers & { ENVIRONMENTS: string }, name: string): Fetcher | undefined {
+  if (!environmentNames(env.ENVIRONMENTS).includes(name)) return undefined;
+  return env[environmentBinding(name)];
+}

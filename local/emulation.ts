@@ -1,0 +1,86 @@
+// Local emulation: every Worker, Durable Object and binding in Miniflare (workerd), plus the vLLM simulator by default.
+import path from "node:path";
+import { Log, LogLevel, Miniflare, type WorkerOptions } from "miniflare";
+import { COMPATIBILITY_DATE, topology, type WorkerSpec } from "../infra/topology.js";
+import { buildWorkers, type Bundle } from "./build.js";
+import { discoverEnvironments } from "./environments.js";
+import { STATE_DIR } from "./paths.js";
+import { startSimulator, type Simulator, type SimulatorOptions } from "./simulator/server.js";
+
+export interface LocalOptions {
+  /** Gateway port on 127.0.0.1; 0 picks a free one. Default 8787. */
+  port?: number;
+  environments?: string[];
+  /** A real OpenAI-compatible endpoint (base URL ending in /v1); without it the simulator is the model. */
+  modelUrl?: string;
+  model?: string;
+  modelApiKey?: string;
+  /** Where Durable Object state persists; `false` keeps it in memory. Default `.edgegym/state`. */
+  persist?: string | false;
+  simulator?: SimulatorOptions;
+  /** Extra Worker variables (e.g. MAX_STEPS for the agent). */
+  vars?: Parameters<typeof topology>[0]["vars"];
+  verbose?: boolean;
+}
+
+export interface Local {
+  /** The gateway's base URL. */
+  url: string;
+  environments: string[];
+  miniflare: Miniflare;
+  /** The simulator, when it is the model. */
+  simulator?: Simulator;
+  modelBaseUrl: string;
+  stop(): Promise<void>;
+}
+
+/** The environment variables a user sets to use a real model instead of the simulator. */
+export function modelFromEnv(env: NodeJS.ProcessEnv = process.env): Pick<LocalOptions, "modelUrl" | "model" | "modelApiKey"> {
+  return { modelUrl: env.EDGEGYM_MODEL_URL || undefined, model: env.EDGEGYM_MODEL || undefined, modelApiKey: env.EDGEGYM_MODEL_API_KEY || undefined };
+}
+
+function workerOptions(spec: WorkerSpec, bundle: Bundle, secrets: Record<string, string>): WorkerOptions {
+  return {
+    name: spec.name,
+    modules: [{ type: "ESModule", path: bundle.path, contents: bundle.contents }],
+    compatibilityDate: COMPATIBILITY_DATE,
+    serviceBindings: spec.services,
+    bindings: { ...spec.vars, ...Object.fromEntries(spec.secrets.filter((s) => secrets[s]).map((s) => [s, secrets[s]!])) },
+    durableObjects: spec.durableObjects,
+  };
+}
+
+export async function startLocal(options: LocalOptions = {}): Promise<Local> {
+  const environments = options.environments ?? discoverEnvironments();
+  const simulator = options.modelUrl ? undefined : await startSimulator(options.simulator);
+  const modelBaseUrl = options.modelUrl ?? `${simulator!.url}/v1`;
+  const modelName = options.model ?? (simulator ? simulator.model : "default");
+  try {
+    const specs = topology({ environments, modelBaseUrl, modelName, vars: options.vars });
+    const bundles = await buildWorkers(specs);
+    const secrets = { MODEL_API_KEY: options.modelApiKey ?? "" };
+    const persist = options.persist === undefined ? path.join(STATE_DIR, "state") : options.persist;
+    const miniflare = new Miniflare({
+      workers: specs.map((spec) => workerOptions(spec, bundles.get(spec.name)!, secrets)),
+      host: "127.0.0.1",
+      port: options.port ?? 8787,
+      defaultPersistRoot: persist === false ? undefined : persist,
+      log: new Log(options.verbose ? LogLevel.INFO : LogLevel.WARN),
+    });
+    const url = (await miniflare.ready).toString().replace(/\/$/, "");
+    return {
+      url,
+      environments,
+      miniflare,
+      simulator,
+      modelBaseUrl,
+      async stop() {
+        await miniflare.dispose();
+        await simulator?.close();
+      },
+    };
+  } catch (error) {
+    await simulator?.close();
+    throw error;
+  }
+}

@@ -1,0 +1,45 @@
+// `npm start`: the main job. Local emulation with the simulator, every bundled environment's example data collected.
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { collect } from "./cli/collect.js";
+import { formatProblem } from "./cli/dataset.js";
+import { GatewayClient } from "./cli/gateway-client.js";
+import { progressBar } from "./cli/progress.js";
+import { metricsTable, type TableColumn } from "./cli/table.js";
+import { modelFromEnv, startLocal } from "./emulation.js";
+import { exampleDataset } from "./environments.js";
+import { PROJECT_ROOT } from "./paths.js";
+
+const started = performance.now();
+const outDir = path.join(PROJECT_ROOT, "out");
+mkdirSync(outDir, { recursive: true });
+
+const model = modelFromEnv();
+process.stderr.write(`starting the local emulation (model: ${model.modelUrl ?? "the vLLM simulator"})…\n`);
+const local = await startLocal({ port: Number(process.env.EDGEGYM_PORT ?? 0), ...model });
+const columns: TableColumn[] = [];
+try {
+  process.stderr.write(`gateway at ${local.url}\n`);
+  const client = new GatewayClient(local.url);
+  for (const environment of local.environments) {
+    const input = exampleDataset(environment);
+    if (!input) continue;
+    const summary = await collect(client, {
+      input,
+      output: path.join(outDir, `${environment}.jsonl`),
+      environment,
+      numRepeats: Number(process.env.EDGEGYM_NUM_REPEATS ?? 4),
+      progress: progressBar(environment.padEnd(30)),
+    });
+    for (const problem of summary.problems) process.stderr.write(`skipped ${formatProblem(problem)}\n`);
+    const counts = summary.environments[environment] ?? { rollouts: 0, failed: 0 };
+    columns.push({ environment, ...counts });
+  }
+} finally {
+  await local.stop();
+}
+
+process.stdout.write(`\n${metricsTable(columns)}\n\n`);
+process.stdout.write(`scored rollouts, failures and metrics in ${path.relative(process.cwd(), outDir) || "."}/\n`);
+process.stdout.write(`done in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+if (columns.some((c) => c.rollouts === 0)) process.exitCode = 1;

@@ -1,0 +1,53 @@
+// Dataset rows, seed/verify bodies and rollout records: NeMo Gym's data contract.
+import { z } from "zod";
+import { ResponsesCreateParams } from "./params.js";
+import { Response } from "./response.js";
+
+export const AgentRef = z.looseObject({ type: z.string().optional(), name: z.string() });
+export type AgentRef = z.infer<typeof AgentRef>;
+
+/** One line of a NeMo Gym dataset: the model request plus any task fields, which pass through untouched. */
+export const DatasetRow = z.looseObject({
+  responses_create_params: ResponsesCreateParams,
+  agent_ref: AgentRef.nullish(),
+});
+export type DatasetRow = z.infer<typeof DatasetRow>;
+
+/** `/seed_session` receives the whole row, as NeMo Gym's simple agent sends it. */
+export const SeedSessionRequest = DatasetRow;
+export type SeedSessionRequest = DatasetRow;
+
+export const VerifyRequest = DatasetRow.extend({ response: Response });
+export type VerifyRequest = z.infer<typeof VerifyRequest>;
+
+export const VerifyResponse = VerifyRequest.extend({
+  reward: z.number(),
+  reward_components: z.record(z.string(), z.number()).optional(),
+});
+export type VerifyResponse = z.infer<typeof VerifyResponse>;
+
+export const TASK_INDEX = "_ng_task_index";
+export const ROLLOUT_INDEX = "_ng_rollout_index";
+export const ROLLOUT_ID = "_ng_rollout_id";
+
+/** One line of output JSONL: the verify response plus where it came from. */
+export const RolloutRecord = VerifyResponse.extend({
+  [TASK_INDEX]: z.number().int().nonnegative(),
+  [ROLLOUT_INDEX]: z.number().int().nonnegative(),
+  [ROLLOUT_ID]: z.string(),
+  agent_ref: AgentRef,
+});
+export type RolloutRecord = z.infer<typeof RolloutRecord>;
+
+/** NeMo Gym's recorded rollouts: a verify response whose bookkeeping fields may be missing. */
+export const RecordedRollout = VerifyResponse.extend({
+  [TASK_INDEX]: z.number().int().optional(),
+  [ROLLOUT_INDEX]: z.number().int().optional(),
+});
+export type RecordedRollout = z.infer<typeof RecordedRollout>;
+
+/** `/aggregate_metrics` body: verify responses, each with `_ng_task_index` and `reward` at least. */
+export const AggregateMetricsRequest = z.object({
+  verify_responses: z.array(z.record(z.string(), z.unknown())),
+});
+export type AggregateMetricsRequest = z.infer<typeof AggregateMetricsRequest>;

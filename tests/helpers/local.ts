@@ -1,0 +1,22 @@
+// Starts the real local emulation (workerd through Miniflare, plus the simulator) for a test file.
+import { startLocal, type Local, type LocalOptions } from "../../local/emulation.js";
+
+export async function startTestLocal(options: LocalOptions = {}): Promise<Local> {
+  return startLocal({ port: 0, persist: false, ...options });
+}
+
+export async function postJson(
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: any; headers: Headers }> {
+  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: typeof body === "string" ? body : JSON.stringify(body) });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // Not JSON: the test sees the text.
+  }
+  return { status: response.status, body: parsed, headers: response.headers };
+}

@@ -1,0 +1,42 @@
+// Every NeMo Gym example row and recorded rollout parses with our schemas, unchanged in what it says.
+import { describe, expect, it } from "vitest";
+import { DatasetRow, RecordedRollout, issuesOf } from "../../protocol/index.js";
+import { fixtureNames, fixtureRollouts, fixtureRows } from "../helpers/fixtures.js";
+
+describe("NeMo Gym fixtures", () => {
+  const names = fixtureNames();
+  it("covers all 17 environments of the reference", () => {
+    expect(names).toHaveLength(17);
+  });
+
+  for (const name of names) {
+    it(`${name}: every example.jsonl row parses as a dataset row, task fields kept`, () => {
+      const rows = fixtureRows(name);
+      expect(rows.length).toBeGreaterThan(0);
+      for (const row of rows) {
+        const parsed = DatasetRow.parse(row);
+        for (const key of Object.keys(row)) expect(parsed).toHaveProperty(key);
+        expect(parsed.responses_create_params.input).toBeDefined();
+      }
+    });
+
+    it(`${name}: every example_rollouts.jsonl record parses as a verify response`, () => {
+      for (const record of fixtureRollouts(name)) {
+        const parsed = RecordedRollout.parse(record);
+        expect(parsed.reward).toBe(record.reward);
+        expect(parsed.response.output.length).toBe((record.response as { output: unknown[] }).output.length);
+      }
+    });
+  }
+
+  it("gives items without a type the type message, as NeMo Gym's rollouts record them", () => {
+    const row = DatasetRow.parse({ responses_create_params: { input: [{ role: "user", content: "hi" }] } });
+    expect(row.responses_create_params.input).toEqual([{ type: "message", role: "user", content: "hi" }]);
+  });
+
+  it("names the field that is wrong", () => {
+    const result = DatasetRow.safeParse({ responses_create_params: { input: [{ role: "robot", content: "hi" }] } });
+    expect(result.success).toBe(false);
+    expect(issuesOf(result.error!)[0]?.path).toEqual(["responses_create_params", "input", 0, "role"]);
+  });
+});
