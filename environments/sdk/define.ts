@@ -69,8 +69,10 @@ export type { AggregateMetrics };
 /** Routes every resources server has; a tool may not take these names. */
 export const RESERVED_ROUTES = new Set(["seed_session", "verify", "aggregate_metrics", "tools", "health"]);
 
+/** The JSON schema the model sees, in the form NeMo Gym's datasets carry (strict: closed objects, `required` always present). */
 export function toolJsonSchema(parameters: z.ZodType): Record<string, unknown> {
-  const { $schema: _ignored, ...schema } = z.toJSONSchema(parameters, { io: "input" }) as Record<string, unknown>;
+  const { $schema: _ignored, ...schema } = z.toJSONSchema(parameters) as Record<string, unknown>;
+  if (schema.type === "object" && !("required" in schema)) schema.required = [];
   return schema;
 }
 

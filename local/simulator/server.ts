@@ -1,0 +1,188 @@
+// The vLLM simulator: an OpenAI-compatible HTTP server with a deterministic policy and a reply script.
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { badRequest, handleChat, parseJson, zodProblem, type ChatState, type HttpResult } from "./chat.js";
+import { errorBody } from "./completion.js";
+import { latencySampler, type LatencySpec } from "./latency.js";
+import {
+  scriptBodySchema,
+  scriptedReplySchema,
+  type ChatCompletionRequest,
+  type ScriptedReplyInput,
+} from "./schema.js";
+
+export interface SimulatorLogger {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+/** The default: library code stays quiet unless the caller passes a logger. */
+export const silentLogger: SimulatorLogger = { info: () => {}, warn: () => {} };
+
+export interface SimulatorOptions {
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Served model id (default "edgegym-sim"). */
+  model?: string;
+  /** Delay before each answer (default 0); a range is sampled uniformly from `seed`. */
+  latencyMs?: LatencySpec;
+  /** Seed for sampled latencies (default 1). */
+  seed?: number;
+  /** Context window reported by /v1/models and enforced on requests (default 32768). */
+  maxModelLen?: number;
+  log?: SimulatorLogger;
+}
+
+export interface Simulator {
+  /** Base URL without a trailing slash, e.g. http://127.0.0.1:8000 (the API is under /v1). */
+  readonly url: string;
+  readonly port: number;
+  readonly model: string;
+  /** Chat completion requests received (valid ones), oldest first. */
+  readonly requests: readonly ChatCompletionRequest[];
+  /** Appends replies to the script; each chat completion consumes the oldest one. */
+  script(...replies: ScriptedReplyInput[]): void;
+  /** Clears the script and the recorded requests, and restarts the latency sequence. */
+  reset(): void;
+  /** Stops listening and drops open connections. */
+  close(): Promise<void>;
+}
+
+const MAX_BODY_BYTES = 64 * 1024 * 1024;
+
+function readBody(req: IncomingMessage): Promise<string | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+    });
+    req.on("end", () => resolve(size > MAX_BODY_BYTES ? null : Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function send(res: ServerResponse, result: HttpResult): void {
+  if (res.destroyed) return;
+  if ("stream" in result) {
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+    for (const chunk of result.stream) res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+    res.end("data: [DONE]\n\n");
+    return;
+  }
+  const body = JSON.stringify(result.json);
+  res.writeHead(result.status, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+  res.end(body);
+}
+
+const ROUTES = ["/health", "/v1/models", "/v1/chat/completions", "/simulator/script", "/simulator/requests"];
+
+export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+  const model = options.model ?? "edgegym-sim";
+  const maxModelLen = options.maxModelLen ?? 32768;
+  const log = options.log ?? silentLogger;
+  const latency = options.latencyMs ?? 0;
+  const seed = options.seed ?? 1;
+  const created = Math.floor(Date.now() / 1000);
+  const closing = new AbortController();
+  const state: ChatState = {
+    model,
+    maxModelLen,
+    script: [],
+    requests: [],
+    nextLatency: latencySampler(latency, seed),
+    signal: closing.signal,
+  };
+
+  async function route(method: string, path: string, req: IncomingMessage): Promise<HttpResult> {
+    const key = `${method} ${path}`;
+    if (key === "GET /health") return { status: 200, json: { status: "ok" } };
+    if (key === "GET /v1/models") {
+      const card = { id: model, object: "model", created, owned_by: "edgegym-simulator", max_model_len: maxModelLen };
+      return { status: 200, json: { object: "list", data: [card] } };
+    }
+    if (key === "GET /simulator/requests") return { status: 200, json: { requests: state.requests } };
+    if (key === "DELETE /simulator/script") {
+      const cleared = state.script.splice(0).length;
+      return { status: 200, json: { cleared } };
+    }
+    if (!ROUTES.includes(path)) return { status: 404, json: errorBody(404, `Not Found: ${method} ${path}`) };
+    if (method !== "POST" || path === "/health" || path === "/v1/models" || path === "/simulator/requests") {
+      return { status: 405, json: errorBody(405, `Method Not Allowed: ${method} ${path}`) };
+    }
+
+    const body = await readBody(req);
+    if (body === null) return { status: 413, json: errorBody(413, "Request body too large") };
+    if (path === "/v1/chat/completions") return handleChat(body, state);
+
+    const json = parseJson(body);
+    if (!json.ok) return badRequest("Invalid JSON in request body");
+    const parsed = scriptBodySchema.safeParse(json.value);
+    if (!parsed.success) return zodProblem(parsed.error);
+    state.script.push(...parsed.data.replies);
+    return { status: 200, json: { queued: parsed.data.replies.length, pending: state.script.length } };
+  }
+
+  const server = createServer((req, res) => {
+    const method = req.method ?? "GET";
+    const path = new URL(req.url ?? "/", "http://simulator").pathname.replace(/\/+$/, "") || "/";
+    const started = Date.now();
+    route(method, path, req)
+      .catch((error: unknown) => {
+        log.warn(`simulator: ${method} ${path} failed: ${String(error)}`);
+        return { status: 500, json: errorBody(500, "Internal simulator error") } satisfies HttpResult;
+      })
+      .then((result) => {
+        send(res, result);
+        log.info(`${method} ${path} ${result.status} ${Date.now() - started}ms`);
+      });
+  });
+
+  // Tracked so close() can drop keep-alive connections instead of waiting for clients.
+  const sockets = new Set<Socket>();
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  const url = `http://${host}:${address.port}`;
+  let closed: Promise<void> | undefined;
+
+  return {
+    url,
+    port: address.port,
+    model,
+    get requests() {
+      return [...state.requests];
+    },
+    script(...replies) {
+      state.script.push(...replies.map((reply) => scriptedReplySchema.parse(reply)));
+    },
+    reset() {
+      state.script.length = 0;
+      state.requests.length = 0;
+      state.nextLatency = latencySampler(latency, seed);
+    },
+    close() {
+      closed ??= new Promise<void>((resolve) => {
+        closing.abort();
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+        server.closeAllConnections();
+      });
+      return closed;
+    },
+  };
+}
