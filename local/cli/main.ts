@@ -1,4 +1,5 @@
 // The edgegym command line: collect rollouts, run the local emulation.
+import { existsSync } from "node:fs";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { startLocal, modelFromEnv, type Local } from "../emulation.js";
 import { collect } from "./collect.js";
@@ -27,6 +28,7 @@ program
   .option("--url <gateway>", "an edgegym gateway; without it the local emulation is started and stopped")
   .addOption(new Option("--token <token>", "bearer token for the gateway").env("EDGEGYM_TOKEN"))
   .action(async (options) => {
+    if (!existsSync(options.input)) throw new Error(`cannot read ${options.input}: no such file`);
     let local: Local | undefined;
     const controller = new AbortController();
     const interrupt = () => {
@@ -79,4 +81,10 @@ program
     process.once("SIGTERM", stop);
   });
 
-await program.parseAsync(process.argv);
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  // A user error reads as one line, not a stack trace.
+  process.stderr.write(`edgegym: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+}

@@ -1,0 +1,47 @@
+// The gateway's bearer-token authentication, and session state that outlives the runtime.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { postJson, startTestLocal } from "../helpers/local.js";
+
+describe("authentication", () => {
+  it("every route but /health needs one of the configured bearer tokens", async () => {
+    const local = await startTestLocal({ environments: ["example_single_tool_call"], vars: { gateway: { API_TOKENS: "token-one, token-two" } } });
+    try {
+      expect((await fetch(`${local.url}/health`)).status).toBe(200);
+      const none = await fetch(`${local.url}/v1/environments`);
+      expect(none.status).toBe(401);
+      expect(((await none.json()) as { error: { code: string } }).error.code).toBe("unauthorized");
+      expect((await fetch(`${local.url}/v1/environments`, { headers: { authorization: "Bearer token-three" } })).status).toBe(403);
+      expect((await fetch(`${local.url}/v1/environments`, { headers: { authorization: "Bearer token-two" } })).status).toBe(200);
+      const run = await postJson(`${local.url}/run?environment=example_single_tool_call`, { responses_create_params: { input: "weather in sf?" } });
+      expect(run.status).toBe(401);
+    } finally {
+      await local.stop();
+    }
+  });
+});
+
+describe("durable session state", () => {
+  it("a session's state survives a restart of the whole runtime", async () => {
+    const persist = mkdtempSync(path.join(tmpdir(), "edgegym-state-"));
+    const headers = { "x-session-id": "survivor" };
+    const counter = (url: string) => `${url}/v1/environments/example_session_state_mgmt`;
+
+    const first = await startTestLocal({ environments: ["example_session_state_mgmt"], persist });
+    try {
+      await postJson(`${counter(first.url)}/seed_session`, { initial_count: 40 }, headers);
+      await postJson(`${counter(first.url)}/increment_counter`, { count: 2 }, headers);
+    } finally {
+      await first.stop();
+    }
+
+    const second = await startTestLocal({ environments: ["example_session_state_mgmt"], persist });
+    try {
+      expect((await postJson(`${counter(second.url)}/get_counter_value`, {}, headers)).body).toEqual({ count: 42 });
+    } finally {
+      await second.stop();
+    }
+  });
+});
