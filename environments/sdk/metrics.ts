@@ -1,8 +1,8 @@
 // NeMo Gym compatible /aggregate_metrics: baseline stats per task and overall, pass@k, key metrics.
 
-import { highestKMetrics } from "./metrics/highest-k.js";
+import { highestKFromKeys } from "./metrics/highest-k.js";
 import { groupByTask } from "./metrics/keys.js";
-import { passAtK } from "./metrics/pass-at-k.js";
+import { writePassAtK } from "./metrics/pass-at-k.js";
 import { profileVerifyResponses } from "./metrics/profile.js";
 import { TASK_INDEX_KEY, type AggregateMetrics, type VerifyResult } from "./metrics/types.js";
 
@@ -25,11 +25,11 @@ export interface AggregateMetricsOptions {
    * `{ _ng_task_index, ... }` is merged into the matching group_level_metrics entry instead.
    * Default: passAtK(tasks, { answerKey }).
    */
-  computeMetrics?: (tasks: VerifyResult[][]) => Record<string, unknown>;
+  computeMetrics?: ((tasks: VerifyResult[][]) => Record<string, unknown>) | undefined;
   /** Port of `get_key_metrics`: picks headline metrics from agent_metrics. */
-  keyMetrics?: (agentMetrics: Record<string, unknown>) => Record<string, unknown>;
+  keyMetrics?: ((agentMetrics: Record<string, unknown>) => Record<string, unknown>) | undefined;
   /** Answer field for the default computeMetrics (enables majority@k and no_answer). */
-  answerKey?: string;
+  answerKey?: string | undefined;
 }
 
 /**
@@ -38,10 +38,11 @@ export interface AggregateMetricsOptions {
  * NeMo Gym resources servers select in their own get_key_metrics.
  */
 export function defaultKeyMetrics(agentMetrics: Record<string, unknown>): Record<string, unknown> {
+  const keys = Object.keys(agentMetrics);
   const key: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(agentMetrics)) if (k.startsWith("mean/")) key[k] = v;
-  Object.assign(key, highestKMetrics(agentMetrics, "pass@1[avg-of-{k}]"));
-  Object.assign(key, highestKMetrics(agentMetrics, "pass@{k}"));
+  for (const k of keys) if (k.startsWith("mean/")) key[k] = agentMetrics[k];
+  Object.assign(key, highestKFromKeys(keys, agentMetrics, "pass@1[avg-of-{k}]"));
+  Object.assign(key, highestKFromKeys(keys, agentMetrics, "pass@{k}"));
   return key;
 }
 
@@ -77,16 +78,19 @@ export function aggregateMetrics(
 
   const { groupLevel, agentMetrics } = profileVerifyResponses(verifyResponses);
 
-  const computeMetrics = options.computeMetrics ?? ((tasks: VerifyResult[][]) => passAtK(tasks, { answerKey: options.answerKey }));
-  // Copy so the caller's object is not mutated when per_task_metrics is taken out.
-  const custom = { ...computeMetrics(groupByTask(verifyResponses)) };
-  if ("per_task_metrics" in custom) {
+  const tasks = groupByTask(verifyResponses);
+  if (options.computeMetrics) {
+    const custom = options.computeMetrics(tasks);
+    // per_task_metrics goes to the groups, everything else into agent_metrics (NeMo Gym pops it
+    // from the dict; we skip it instead so the caller's object is left alone and not copied).
+    for (const k of Object.keys(custom)) if (k !== "per_task_metrics") agentMetrics[k] = custom[k];
     const perTask = custom["per_task_metrics"];
-    delete custom["per_task_metrics"];
     // NeMo Gym skips a falsy value (None, empty list) here.
     if (perTask !== undefined && perTask !== null) mergePerTaskMetrics(groupLevel, perTask);
+  } else {
+    // Same as merging passAtK(tasks, { answerKey }), without building and copying a second object.
+    writePassAtK(agentMetrics, tasks, { answerKey: options.answerKey });
   }
-  Object.assign(agentMetrics, custom);
 
   const keyMetrics = (options.keyMetrics ?? defaultKeyMetrics)(agentMetrics);
   return { group_level_metrics: groupLevel, agent_metrics: agentMetrics, key_metrics: keyMetrics };
