@@ -11,11 +11,24 @@ export function environmentWorkerName(name: string): string {
   return `resources-${name.replace(/_/g, "-")}`;
 }
 
-export const WORKERS = { gateway: "gateway", agent: "agent", modelProxy: "model-proxy" } as const;
+export const WORKERS = { gateway: "gateway", agent: "agent", modelProxy: "model-proxy", writer: "writer" } as const;
+
+/** Queue names: work flows on `rollouts`, scored rollouts and failures on `results`. */
+export const QUEUES = { rollouts: "edgegym-rollouts", results: "edgegym-results", rolloutsDlq: "edgegym-rollouts-dlq", resultsDlq: "edgegym-results-dlq" } as const;
+
+/** The Job Durable Object class, hosted by the writer. */
+export const JOB_CLASS = "Job";
+
+/** What the jobs path needs, shared by the gateway and the agent. */
+export interface JobsBindings {
+  BUCKET: R2Bucket;
+  ROLLOUTS: Queue;
+  JOBS: DurableObjectNamespace;
+}
 
 export type EnvironmentFetchers = { [binding: `ENV_${string}`]: Fetcher | undefined };
 
-export interface GatewayEnv extends EnvironmentFetchers {
+export interface GatewayEnv extends EnvironmentFetchers, JobsBindings {
   AGENT: Fetcher;
   MODEL_PROXY: Fetcher;
   /** Comma-separated names of the environments deployed with this gateway. */
@@ -24,8 +37,13 @@ export interface GatewayEnv extends EnvironmentFetchers {
   API_TOKENS?: string;
 }
 
-export interface AgentEnv extends EnvironmentFetchers {
+export interface AgentEnv extends EnvironmentFetchers, JobsBindings {
   MODEL_PROXY: Fetcher;
+  RESULTS: Queue;
+  /** Attempts of a rollout before it becomes a failure record (default 3). */
+  MAX_ATTEMPTS?: string;
+  /** Rollouts of one queue batch run at once (default 32). */
+  BATCH_CONCURRENCY?: string;
   ENVIRONMENTS: string;
   MAX_STEPS?: string;
   ROLLOUT_TIMEOUT_MS?: string;
@@ -39,6 +57,12 @@ export interface ModelProxyEnv {
   MODEL_API_KEY?: string;
   MODEL_TIMEOUT_MS?: string;
   MODEL_MAX_RETRIES?: string;
+}
+
+export interface WriterEnv extends EnvironmentFetchers {
+  BUCKET: R2Bucket;
+  ENVIRONMENTS: string;
+  JOBS: DurableObjectNamespace;
 }
 
 export interface EnvironmentEnv {

@@ -1,5 +1,5 @@
 // The one description of edgegym's Workers and their bindings; local emulation (and deployment) are built from it.
-import { WORKERS, environmentBinding, environmentWorkerName } from "../functions/bindings.js";
+import { JOB_CLASS, QUEUES, WORKERS, environmentBinding, environmentWorkerName } from "../functions/bindings.js";
 
 export const COMPATIBILITY_DATE = "2026-04-01";
 export const SESSION_CLASS = "EnvironmentSession";
@@ -12,18 +12,41 @@ export interface WorkerSpec {
   environment?: string;
   services: Record<string, string>;
   vars: Record<string, string>;
-  /** Binding → class, for Durable Objects the Worker hosts itself. */
-  durableObjects: Record<string, string>;
+  /** Binding → Durable Object class (SQLite-backed); `scriptName` when another Worker hosts the class. */
+  durableObjects: Record<string, { className: string; scriptName?: string }>;
+  /** Binding → queue name, for queues the Worker sends to. */
+  queueProducers?: Record<string, string>;
+  /** Queues the Worker consumes, with their delivery settings. */
+  queueConsumers?: Record<string, QueueConsumer>;
+  /** Binding → bucket name. */
+  buckets?: Record<string, string>;
   /** Secrets the Worker reads; never written into configuration. */
   secrets: string[];
 }
+
+export interface QueueConsumer {
+  maxBatchSize: number;
+  /** Seconds to wait for a batch to fill. */
+  maxBatchTimeout: number;
+  maxRetries: number;
+  deadLetterQueue?: string;
+}
+
+export const BUCKET_NAME = "edgegym-data";
+
+/** Delivery settings; the agent keeps its own attempt budget (MAX_ATTEMPTS) below maxRetries, the DLQ is the safety net. */
+export const CONSUMERS = {
+  rollouts: { maxBatchSize: 100, maxBatchTimeout: 0.05, maxRetries: 5, deadLetterQueue: QUEUES.rolloutsDlq },
+  rolloutsDlq: { maxBatchSize: 100, maxBatchTimeout: 0.5, maxRetries: 5 },
+  results: { maxBatchSize: 100, maxBatchTimeout: 0.05, maxRetries: 10, deadLetterQueue: QUEUES.resultsDlq },
+} satisfies Record<string, QueueConsumer>;
 
 export interface TopologyOptions {
   environments: string[];
   /** The policy model's OpenAI-compatible base URL (ending in /v1) and model name. */
   modelBaseUrl: string;
   modelName: string;
-  vars?: Partial<Record<"agent" | "modelProxy" | "gateway", Record<string, string>>>;
+  vars?: Partial<Record<"agent" | "modelProxy" | "gateway" | "writer", Record<string, string>>>;
 }
 
 export function topology(options: TopologyOptions): WorkerSpec[] {
@@ -38,7 +61,9 @@ export function topology(options: TopologyOptions): WorkerSpec[] {
       entry: "functions/gateway/index.ts",
       services: { AGENT: WORKERS.agent, MODEL_PROXY: WORKERS.modelProxy, ...environmentServices },
       vars: { ENVIRONMENTS: list, ...options.vars?.gateway },
-      durableObjects: {},
+      durableObjects: { JOBS: { className: JOB_CLASS, scriptName: WORKERS.writer } },
+      queueProducers: { ROLLOUTS: QUEUES.rollouts },
+      buckets: { BUCKET: BUCKET_NAME },
       secrets: ["API_TOKENS"],
     },
     {
@@ -46,7 +71,10 @@ export function topology(options: TopologyOptions): WorkerSpec[] {
       entry: "functions/agent/index.ts",
       services: { MODEL_PROXY: WORKERS.modelProxy, ...environmentServices },
       vars: { ENVIRONMENTS: list, ...options.vars?.agent },
-      durableObjects: {},
+      durableObjects: { JOBS: { className: JOB_CLASS, scriptName: WORKERS.writer } },
+      queueProducers: { ROLLOUTS: QUEUES.rollouts, RESULTS: QUEUES.results },
+      queueConsumers: { [QUEUES.rollouts]: CONSUMERS.rollouts, [QUEUES.rolloutsDlq]: CONSUMERS.rolloutsDlq },
+      buckets: { BUCKET: BUCKET_NAME },
       secrets: [],
     },
     {
@@ -57,6 +85,16 @@ export function topology(options: TopologyOptions): WorkerSpec[] {
       durableObjects: {},
       secrets: ["MODEL_API_KEY"],
     },
+    {
+      name: WORKERS.writer,
+      entry: "functions/writer/index.ts",
+      services: environmentServices,
+      vars: { ENVIRONMENTS: list, ...options.vars?.writer },
+      durableObjects: { JOBS: { className: JOB_CLASS } },
+      queueConsumers: { [QUEUES.results]: CONSUMERS.results },
+      buckets: { BUCKET: BUCKET_NAME },
+      secrets: [],
+    },
     ...options.environments.map(
       (name): WorkerSpec => ({
         name: environmentWorkerName(name),
@@ -65,7 +103,7 @@ export function topology(options: TopologyOptions): WorkerSpec[] {
         services: {},
         vars: {},
         // Every environment Worker hosts its session class, so an environment may become stateful without a new binding.
-        durableObjects: { SESSIONS: SESSION_CLASS },
+        durableObjects: { SESSIONS: { className: SESSION_CLASS } },
         secrets: [],
       }),
     ),

@@ -46,7 +46,10 @@ function workerOptions(spec: WorkerSpec, bundle: Bundle, secrets: Record<string,
     compatibilityDate: COMPATIBILITY_DATE,
     serviceBindings: spec.services,
     bindings: { ...spec.vars, ...Object.fromEntries(spec.secrets.filter((s) => secrets[s]).map((s) => [s, secrets[s]!])) },
-    durableObjects: spec.durableObjects,
+    durableObjects: Object.fromEntries(Object.entries(spec.durableObjects).map(([binding, target]) => [binding, { ...target, useSQLite: true }])),
+    queueProducers: spec.queueProducers,
+    queueConsumers: spec.queueConsumers,
+    r2Buckets: spec.buckets,
   };
 }
 
@@ -63,6 +66,8 @@ export async function startLocal(options: LocalOptions = {}): Promise<Local> {
     const miniflare = new Miniflare({
       workers: specs.map((spec) => workerOptions(spec, bundles.get(spec.name)!, secrets)),
       host: "127.0.0.1",
+      // No fetch of the Request.cf object from Cloudflare: this runs offline.
+      cf: false,
       port: options.port ?? 8787,
       defaultPersistRoot: persist === false ? undefined : persist,
       log: new Log(options.verbose ? LogLevel.INFO : LogLevel.WARN),

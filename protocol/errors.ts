@@ -1,7 +1,12 @@
 // The one error envelope every edgegym HTTP surface answers with, and the error classes behind it.
 import { z } from "zod";
 
-export const ErrorIssue = z.object({ path: z.array(z.union([z.string(), z.number()])), message: z.string() });
+export const ErrorIssue = z.object({
+  path: z.array(z.union([z.string(), z.number()])),
+  message: z.string(),
+  /** For a line of an uploaded JSONL file: its 1-based line number. */
+  line: z.number().int().optional(),
+});
 export type ErrorIssue = z.infer<typeof ErrorIssue>;
 
 export const ErrorEnvelope = z.object({

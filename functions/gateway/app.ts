@@ -4,6 +4,8 @@ import { EdgegymError } from "../../protocol/index.js";
 import { environmentFetcher, environmentNames, type GatewayEnv } from "../bindings.js";
 import { notFound, onError } from "../shared/http.js";
 import { requireToken } from "./auth.js";
+import { createJob } from "./jobs-create.js";
+import { cancelJob, jobResults, jobStatus, listJobs, resumeJob } from "./jobs-read.js";
 
 export const app = new Hono<{ Bindings: GatewayEnv }>();
 app.onError(onError);
@@ -16,6 +18,14 @@ app.post("/v1/responses", (c) => c.env.MODEL_PROXY.fetch(c.req.raw));
 app.post("/v1/chat/completions", (c) => c.env.MODEL_PROXY.fetch(c.req.raw));
 app.get("/v1/models", (c) => c.env.MODEL_PROXY.fetch(c.req.raw));
 app.post("/run", (c) => c.env.AGENT.fetch(c.req.raw));
+
+app.post("/v1/jobs", createJob);
+app.get("/v1/jobs", listJobs);
+app.get("/v1/jobs/:id", jobStatus);
+app.get("/v1/jobs/:id/rollouts", jobResults("rollout"));
+app.get("/v1/jobs/:id/failures", jobResults("failure"));
+app.delete("/v1/jobs/:id", cancelJob);
+app.post("/v1/jobs/:id/resume", resumeJob);
 
 function environmentOr404(env: GatewayEnv, name: string): Fetcher {
   const fetcher = environmentFetcher(env, name);

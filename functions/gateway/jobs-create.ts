@@ -1,0 +1,158 @@
+// POST /v1/jobs: validate every line, store the materialized inputs in chunks, enqueue one expand message per chunk.
+import type { Context } from "hono";
+import { z } from "zod";
+import { AgentRef, DatasetRow, EdgegymError, ResponsesCreateParams, TASK_INDEX, issuesOf, parseOr400, type ErrorIssue } from "../../protocol/index.js";
+import { jobKeys, type ExpandMessage } from "../../queues/messages.js";
+import { cloudflareQueue } from "../../queues/queue.js";
+import { environmentFromAgentName } from "../agent/resolve.js";
+import { environmentNames, type GatewayEnv } from "../bindings.js";
+import { lines } from "../shared/jsonl.js";
+import type { JobConfig, JobRpc } from "../writer/job-types.js";
+
+/** Rows per inputs chunk: the unit the agent expands into rollout messages. */
+export const CHUNK_ROWS = 100;
+const MAX_REPORTED_PROBLEMS = 1000;
+
+const flag = z.union([z.boolean(), z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1")]);
+const count = z.coerce.number().int().positive();
+
+export const JobOptions = z.object({
+  environment: z.string().min(1).optional(),
+  num_repeats: count.default(1),
+  limit: count.optional(),
+  skip_invalid: flag.default(false),
+  /** Shallow-merged into each row's responses_create_params. */
+  responses_create_params: z.record(z.string(), z.unknown()).optional(),
+});
+
+export const JobRequest = JobOptions.extend({
+  rows: z.array(z.unknown()).optional(),
+  rows_key: z.string().min(1).optional(),
+});
+
+function newJobId(): string {
+  return `job_${Date.now().toString(36)}${crypto.randomUUID().replace(/-/g, "").slice(0, 10)}`;
+}
+
+async function* fromArray(rows: unknown[]): AsyncGenerator<string> {
+  for (const row of rows) yield JSON.stringify(row);
+}
+
+/** The options, from a JSON body or (for a JSONL body) from the query string. */
+async function readRequest(c: Context<{ Bindings: GatewayEnv }>): Promise<{ options: z.infer<typeof JobOptions>; source: AsyncGenerator<string>; from: string }> {
+  const type = c.req.header("content-type") ?? "";
+  if (type.includes("application/json")) {
+    const body = parseOr400(JobRequest, await c.req.json().catch(() => undefined), "job request");
+    if (body.rows && body.rows_key) throw new EdgegymError(400, "invalid_request", "give rows or rows_key, not both");
+    if (body.rows) return { options: body, source: fromArray(body.rows), from: "rows" };
+    if (!body.rows_key) throw new EdgegymError(400, "invalid_request", "a job needs rows: a JSONL body, `rows`, or `rows_key` naming an object in the bucket");
+    const object = await c.env.BUCKET.get(body.rows_key);
+    if (!object) throw new EdgegymError(404, "rows_not_found", `no object "${body.rows_key}" in the bucket`);
+    return { options: body, source: lines(object.body), from: body.rows_key };
+  }
+  const query = c.req.query();
+  let params: unknown;
+  if (query.responses_create_params) {
+    try {
+      params = JSON.parse(query.responses_create_params);
+    } catch {
+      throw new EdgegymError(400, "invalid_request", "responses_create_params (query) is not JSON");
+    }
+  }
+  const options = parseOr400(JobOptions, { ...query, responses_create_params: params }, "job options");
+  if (!c.req.raw.body) throw new EdgegymError(400, "invalid_request", "the JSONL body is empty");
+  return { options, source: lines(c.req.raw.body), from: "body" };
+}
+
+export async function createJob(c: Context<{ Bindings: GatewayEnv }>): Promise<Response> {
+  const { options, source } = await readRequest(c);
+  const known = environmentNames(c.env.ENVIRONMENTS);
+  if (options.environment && !known.includes(options.environment)) {
+    throw new EdgegymError(404, "unknown_environment", `no environment "${options.environment}" (known: ${known.join(", ")})`);
+  }
+  if (options.responses_create_params) parseOr400(ResponsesCreateParams.partial(), options.responses_create_params, "responses_create_params");
+
+  const id = newJobId();
+  const problems: ErrorIssue[] = [];
+  let problemCount = 0;
+  const tasks: number[] = [];
+  const chunkKeys: string[] = [];
+  let chunk: string[] = [];
+  const flush = async () => {
+    if (chunk.length === 0) return;
+    const key = jobKeys.inputsChunk(id, chunkKeys.length);
+    await c.env.BUCKET.put(key, chunk.join("\n") + "\n");
+    chunkKeys.push(key);
+    chunk = [];
+  };
+  const problem = (line: number, issue: Omit<ErrorIssue, "line">) => {
+    problemCount++;
+    if (problems.length < MAX_REPORTED_PROBLEMS) problems.push({ line, ...issue });
+  };
+
+  let lineNumber = 0;
+  let taskIndex = 0;
+  for await (const text of source) {
+    lineNumber++;
+    if (text.trim() === "") continue;
+    if (options.limit !== undefined && taskIndex >= options.limit) break;
+    const task = taskIndex++;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      problem(lineNumber, { path: [], message: `not valid JSON (${error instanceof Error ? error.message : String(error)})` });
+      continue;
+    }
+    if (value && typeof value === "object" && options.responses_create_params) {
+      const row = value as { responses_create_params?: unknown };
+      if (row.responses_create_params && typeof row.responses_create_params === "object") {
+        row.responses_create_params = { ...row.responses_create_params, ...options.responses_create_params };
+      }
+    }
+    const parsed = DatasetRow.safeParse(value);
+    if (!parsed.success) {
+      for (const issue of issuesOf(parsed.error)) problem(lineNumber, issue);
+      continue;
+    }
+    const row = parsed.data;
+    const environment = options.environment ?? (row.agent_ref ? environmentFromAgentName(row.agent_ref.name, known) : undefined);
+    if (!environment) {
+      const message = row.agent_ref ? `"${row.agent_ref.name}" names no environment (known: ${known.join(", ")})` : "no agent_ref, and the job names no environment";
+      problem(lineNumber, { path: ["agent_ref", "name"], message });
+      continue;
+    }
+    const agentRef: AgentRef = options.environment || !row.agent_ref ? { type: "responses_api_agents", name: `${environment}_simple_agent` } : row.agent_ref;
+    chunk.push(JSON.stringify({ ...row, agent_ref: agentRef, [TASK_INDEX]: task }));
+    tasks.push(task);
+    if (chunk.length >= CHUNK_ROWS) await flush();
+  }
+  await flush();
+
+  const discard = () => Promise.all(chunkKeys.map((key) => c.env.BUCKET.delete(key)));
+  if (problemCount > 0 && !options.skip_invalid) {
+    await discard();
+    const error = new EdgegymError(400, "invalid_rows", `${problemCount} problem(s) in the rows; nothing was enqueued (pass skip_invalid to run the valid rows)`, problems);
+    return c.json(error.toEnvelope(), 400);
+  }
+  if (tasks.length === 0) {
+    await discard();
+    throw new EdgegymError(400, "no_rows", "the job has no valid rows");
+  }
+
+  const config: JobConfig = {
+    id,
+    ...(options.environment ? { environment: options.environment } : {}),
+    num_repeats: options.num_repeats,
+    tasks,
+    chunk_keys: chunkKeys,
+    created_at: Date.now(),
+    ...(problems.length ? { skipped_lines: problems.map((p) => ({ line: p.line ?? 0, field: p.path.join("."), message: p.message })) } : {}),
+  };
+  await c.env.BUCKET.put(jobKeys.manifest(id), JSON.stringify({ id, created_at: config.created_at, environment: config.environment ?? null }));
+  const info = await (c.env.JOBS.get(c.env.JOBS.idFromName(id)) as unknown as JobRpc).create(config);
+  await cloudflareQueue<ExpandMessage>(c.env.ROLLOUTS as Queue<ExpandMessage>).sendBatch(
+    chunkKeys.map((chunk_key) => ({ body: { kind: "expand", job_id: id, chunk_key, attempt: 1 } })),
+  );
+  return c.json(info, 201);
+}
