@@ -42,6 +42,8 @@ export interface AgentEnv extends EnvironmentFetchers, JobsBindings {
   RESULTS: Queue;
   /** Attempts of a rollout before it becomes a failure record (default 3). */
   MAX_ATTEMPTS?: string;
+  /** Backoff base for retried rollouts, in seconds (default 1: 2 s, 4 s, 8 s… with jitter, capped at 60 s). */
+  RETRY_BASE_SECONDS?: string;
   /** Rollouts of one queue batch run at once (default 32). */
   BATCH_CONCURRENCY?: string;
   ENVIRONMENTS: string;

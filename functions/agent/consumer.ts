@@ -59,9 +59,10 @@ async function sendResult(env: AgentEnv, result: ResultMessage, record: Record<s
   }
 }
 
-function retryDelay(attempts: number): number {
-  // Exponential backoff with jitter, capped: 2, 4, 8… seconds up to a minute.
-  return Math.min(60, 2 ** attempts) * (0.75 + Math.random() * 0.5);
+function retryDelay(env: AgentEnv, attempts: number): number {
+  // Exponential backoff with jitter, capped at a minute: base × 2, 4, 8… seconds (base 1 unless RETRY_BASE_SECONDS says).
+  const base = env.RETRY_BASE_SECONDS === undefined ? 1 : Number(env.RETRY_BASE_SECONDS);
+  return Math.min(60, base * 2 ** attempts) * (0.75 + Math.random() * 0.5);
 }
 
 async function runOne(env: AgentEnv, message: Message<unknown>, body: RolloutMessage): Promise<void> {
@@ -84,7 +85,7 @@ async function runOne(env: AgentEnv, message: Message<unknown>, body: RolloutMes
     // A 4xx is the row's fault and will not change on a retry; anything else may.
     const retryable = failure.status >= 500;
     if (retryable && message.attempts < maxAttempts) {
-      message.retry({ delaySeconds: retryDelay(message.attempts) });
+      message.retry({ delaySeconds: retryDelay(env, message.attempts) });
       return;
     }
     const record = {
@@ -154,7 +155,7 @@ export async function handleWork(batch: MessageBatch<unknown>, env: AgentEnv): P
         await expand(env, body, job.repeats);
         message.ack();
       } catch {
-        message.retry({ delaySeconds: retryDelay(message.attempts) });
+        message.retry({ delaySeconds: retryDelay(env, message.attempts) });
       }
       return;
     }

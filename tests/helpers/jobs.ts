@@ -1,0 +1,35 @@
+// Driving the jobs API from tests: create, wait, download.
+import { setTimeout as sleep } from "node:timers/promises";
+
+export interface JobInfoLike {
+  id: string;
+  status: string;
+  counts: { total: number; queued: number; running: number; done: number; failed: number };
+  metrics?: Record<string, { agent_metrics: Record<string, unknown>; key_metrics: Record<string, unknown> }>;
+  skipped_lines?: { line: number; field: string; message: string }[];
+}
+
+export async function createJob(url: string, jsonl: string, query: Record<string, string>): Promise<{ status: number; body: any }> {
+  const response = await fetch(`${url}/v1/jobs?${new URLSearchParams(query)}`, { method: "POST", headers: { "content-type": "application/x-ndjson" }, body: jsonl });
+  return { status: response.status, body: await response.json() };
+}
+
+export async function jobInfo(url: string, id: string): Promise<JobInfoLike> {
+  return (await (await fetch(`${url}/v1/jobs/${id}`)).json()) as JobInfoLike;
+}
+
+/** Polls until the job leaves `running` (bounded: fails the test rather than hang). */
+export async function waitForJob(url: string, id: string, timeoutMs = 45_000): Promise<JobInfoLike> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const info = await jobInfo(url, id);
+    if (info.status !== "running") return info;
+    if (Date.now() > deadline) throw new Error(`job ${id} still running after ${timeoutMs} ms: ${JSON.stringify(info.counts)}`);
+    await sleep(100);
+  }
+}
+
+export async function jobLines(url: string, id: string, kind: "rollouts" | "failures"): Promise<Record<string, any>[]> {
+  const text = await (await fetch(`${url}/v1/jobs/${id}/${kind}`)).text();
+  return text.split("\n").filter(Boolean).map((line) => JSON.parse(line) as Record<string, any>);
+}

@@ -1,0 +1,189 @@
+// The queue path end to end in workerd: real local Queues, Durable Objects and R2.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { aggregateMetrics } from "../../environments/sdk/metrics.js";
+import type { Local } from "../../local/emulation.js";
+import { PROJECT_ROOT } from "../../local/paths.js";
+import { QUEUES } from "../../functions/bindings.js";
+import { createJob, jobInfo, jobLines, waitForJob } from "../helpers/jobs.js";
+import { startTestLocal } from "../helpers/local.js";
+
+const ENVIRONMENTS = ["example_multi_step", "example_session_state_mgmt", "example_single_tool_call", "example_tool_call_multireward"];
+const example = (name: string) => readFileSync(path.join(PROJECT_ROOT, "environments", name, "data", "example.jsonl"), "utf8");
+
+let local: Local;
+beforeAll(async () => {
+  local = await startTestLocal({ environments: ENVIRONMENTS, vars: { agent: { RETRY_BASE_SECONDS: "0", MAX_ATTEMPTS: "2" }, modelProxy: { MODEL_MAX_RETRIES: "0" } } });
+});
+afterAll(async () => {
+  await local?.stop();
+});
+beforeEach(() => local.simulator!.reset());
+
+describe("a job of every bundled example dataset × 8 repeats", () => {
+  it.each(ENVIRONMENTS)("%s: rows × repeats results, no duplicate ids, metrics equal to a recomputation from the JSONL", async (name) => {
+    const rows = example(name).trim().split("\n").length;
+    const created = await createJob(local.url, example(name), { environment: name, num_repeats: "8" });
+    expect(created.status).toBe(201);
+    expect(created.body.counts.total).toBe(rows * 8);
+    const info = await waitForJob(local.url, created.body.id);
+    expect(info.status).toBe("completed");
+
+    const rollouts = await jobLines(local.url, info.id, "rollouts");
+    const failures = await jobLines(local.url, info.id, "failures");
+    expect(rollouts.length + failures.length).toBe(rows * 8);
+    expect(info.counts).toMatchObject({ total: rows * 8, done: rollouts.length, failed: failures.length, queued: 0, running: 0 });
+    const ids = [...rollouts, ...failures].map((r) => r._ng_rollout_id);
+    expect(new Set(ids).size).toBe(ids.length);
+    // Ordered by task, then repeat.
+    const order = rollouts.map((r) => [r._ng_task_index, r._ng_rollout_index]);
+    expect(order).toEqual([...order].sort((a, b) => a[0] - b[0] || a[1] - b[1]));
+
+    const recomputed = aggregateMetrics(rollouts);
+    const reported = info.metrics![name]!;
+    for (const key of ["mean/reward", "max/reward", "min/reward", "std/reward", "pass@8/accuracy", "pass@1[avg-of-8]/accuracy"]) {
+      expect(reported.agent_metrics[key], key).toBeCloseTo(recomputed.agent_metrics[key] as number, 10);
+    }
+  });
+});
+
+describe("exactly once", () => {
+  it("a redelivered result message writes one line and counts once", async () => {
+    const created = await createJob(local.url, example("example_single_tool_call").split("\n")[0]!, { environment: "example_single_tool_call" });
+    const info = await waitForJob(local.url, created.body.id);
+    const [line] = await jobLines(local.url, info.id, "rollouts");
+    const results = await local.miniflare.getQueueProducer("RESULTS", "agent");
+    const message = { job_id: info.id, rollout_id: line!._ng_rollout_id, task_index: 0, rollout_index: 0, environment: "example_single_tool_call", kind: "rollout", record: line };
+    await results.send(message);
+    await results.send(message);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(await jobLines(local.url, info.id, "rollouts")).toHaveLength(1);
+    expect((await jobInfo(local.url, info.id)).counts.done).toBe(1);
+  });
+});
+
+describe("failures are records, and a job always completes", () => {
+  it("a rollout whose model always fails becomes one failure record after its attempt budget", async () => {
+    for (let i = 0; i < 10; i++) local.simulator!.script({ status: 503, error: "overloaded" });
+    const created = await createJob(local.url, example("example_single_tool_call").split("\n")[0]!, { environment: "example_single_tool_call" });
+    const info = await waitForJob(local.url, created.body.id);
+    expect(info.status).toBe("completed");
+    expect(info.counts).toMatchObject({ done: 0, failed: 1 });
+    const [failure] = await jobLines(local.url, info.id, "failures");
+    expect(failure).toMatchObject({ _ng_task_index: 0, _ng_rollout_index: 0, failure_class: "model_error", attempts: 2 });
+    expect(failure!.message).toContain("503");
+  });
+
+  it("a large rollout travels through the bucket by pointer and lands whole", async () => {
+    const big = "x".repeat(150_000);
+    local.simulator!.script({ content: big });
+    const created = await createJob(local.url, JSON.stringify({ responses_create_params: { input: "say a lot" } }), { environment: "example_single_tool_call" });
+    const info = await waitForJob(local.url, created.body.id);
+    const [record] = await jobLines(local.url, info.id, "rollouts");
+    expect(record!.response.output.at(-1).content[0].text).toBe(big);
+    const bucket = await local.miniflare.getR2Bucket("BUCKET", "writer");
+    const payloads = await bucket.list({ prefix: `jobs/${info.id}/payloads/` });
+    expect(payloads.objects).toHaveLength(1);
+  });
+});
+
+describe("bad uploads", () => {
+  it("a malformed JSONL upload gets line-numbered errors with the field, and enqueues nothing", async () => {
+    const good = example("example_single_tool_call").split("\n")[0]!;
+    const jsonl = [good, "{oops", JSON.stringify({ responses_create_params: { input: [{ role: "robot", content: "x" }] } }), good].join("\n");
+    const bucket = await local.miniflare.getR2Bucket("BUCKET", "writer");
+    const objects = async () => (await bucket.list({ prefix: "jobs/" })).objects.length;
+    const before = (await (await fetch(`${local.url}/v1/jobs`)).json()).data.length;
+    const objectsBefore = await objects();
+    const created = await createJob(local.url, jsonl, { environment: "example_single_tool_call" });
+    expect(created.status).toBe(400);
+    expect(created.body.error.code).toBe("invalid_rows");
+    expect(created.body.error.issues).toEqual([
+      { line: 2, path: [], message: expect.stringContaining("not valid JSON") },
+      { line: 3, path: ["responses_create_params", "input", 0, "role"], message: expect.any(String) },
+    ]);
+    expect((await (await fetch(`${local.url}/v1/jobs`)).json()).data.length).toBe(before);
+    // The inputs chunk written before the bad lines were found is gone again.
+    expect(await objects()).toBe(objectsBefore);
+  });
+
+  it("with skip_invalid the bad lines are listed and the rest run", async () => {
+    const good = example("example_single_tool_call").split("\n")[0]!;
+    const created = await createJob(local.url, [good, "not json", good].join("\n"), { environment: "example_single_tool_call", skip_invalid: "true" });
+    expect(created.status).toBe(201);
+    expect(created.body.skipped_lines).toEqual([{ line: 2, field: "", message: expect.stringContaining("not valid JSON") }]);
+    const info = await waitForJob(local.url, created.body.id);
+    expect((await jobLines(local.url, info.id, "rollouts")).map((r) => r._ng_task_index)).toEqual([0, 2]);
+  });
+
+  it("an unknown environment and bad options are 4xx naming them", async () => {
+    expect((await createJob(local.url, "{}", { environment: "nope" })).status).toBe(404);
+    const bad = await createJob(local.url, "{}", { environment: "example_single_tool_call", num_repeats: "0" });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.issues[0].path).toEqual(["num_repeats"]);
+  });
+});
+
+describe("rows from the bucket, and params merged into each row", () => {
+  it("rows_key names an object already in the bucket; responses_create_params are shallow-merged", async () => {
+    const bucket = await local.miniflare.getR2Bucket("BUCKET", "gateway");
+    await bucket.put("datasets/weather.jsonl", example("example_single_tool_call"));
+    const response = await fetch(`${local.url}/v1/jobs`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ environment: "example_single_tool_call", rows_key: "datasets/weather.jsonl", num_repeats: 2, limit: 2, responses_create_params: { temperature: 0.25 } }),
+    });
+    expect(response.status).toBe(201);
+    const info = await waitForJob(local.url, ((await response.json()) as { id: string }).id);
+    const rollouts = await jobLines(local.url, info.id, "rollouts");
+    expect(rollouts).toHaveLength(4);
+    expect(rollouts[0]!.responses_create_params.temperature).toBe(0.25);
+    expect(local.simulator!.requests.every((r) => (r as { temperature?: number }).temperature === 0.25)).toBe(true);
+  });
+});
+
+describe("cancel and resume", () => {
+  it("cancel drops queued work; resume runs only what has no result; nothing is duplicated", async () => {
+    const slow = await startTestLocal({ environments: ["example_single_tool_call"], simulator: { latencyMs: 150 }, vars: { agent: { BATCH_CONCURRENCY: "2" } } });
+    try {
+      const rows = Array.from({ length: 10 }, (_, i) => JSON.stringify({ responses_create_params: { input: `weather in Paris, day ${i}?` } })).join("\n");
+      const created = await createJob(slow.url, rows, { environment: "example_single_tool_call", num_repeats: "2" });
+      const cancelled = (await (await fetch(`${slow.url}/v1/jobs/${created.body.id}`, { method: "DELETE" })).json()) as { status: string };
+      expect(cancelled.status).toBe("cancelled");
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const stopped = await jobInfo(slow.url, created.body.id);
+      expect(stopped.status).toBe("cancelled");
+      const partial = stopped.counts.done + stopped.counts.failed;
+      expect(partial).toBeLessThan(20);
+
+      const resumed = (await (await fetch(`${slow.url}/v1/jobs/${created.body.id}/resume`, { method: "POST" })).json()) as { resumed: number };
+      expect(resumed.resumed).toBe(20 - partial);
+      const done = await waitForJob(slow.url, created.body.id);
+      expect(done.status).toBe("completed");
+      const rollouts = await jobLines(slow.url, created.body.id, "rollouts");
+      expect(rollouts).toHaveLength(20);
+      expect(new Set(rollouts.map((r) => r._ng_rollout_id)).size).toBe(20);
+    } finally {
+      await slow.stop();
+    }
+  });
+});
+
+describe("the dead-letter queue", () => {
+  it("a message the runtime gives up on still becomes one failure record", async () => {
+    // An agent budget above the queue's retries: the queue gives up first and the message goes to the DLQ.
+    const dlq = await startTestLocal({ environments: ["example_single_tool_call"], vars: { agent: { RETRY_BASE_SECONDS: "0", MAX_ATTEMPTS: "50" }, modelProxy: { MODEL_MAX_RETRIES: "0" } } });
+    try {
+      for (let i = 0; i < 20; i++) dlq.simulator!.script({ status: 500, error: "boom" });
+      const created = await createJob(dlq.url, JSON.stringify({ responses_create_params: { input: "weather in sf?" } }), { environment: "example_single_tool_call" });
+      const info = await waitForJob(dlq.url, created.body.id);
+      expect(info.counts).toMatchObject({ done: 0, failed: 1 });
+      const [failure] = await jobLines(dlq.url, info.id, "failures");
+      expect(failure).toMatchObject({ failure_class: "dead_letter", _ng_task_index: 0, _ng_rollout_index: 0 });
+      expect(QUEUES.rolloutsDlq).toBe("edgegym-rollouts-dlq");
+    } finally {
+      await dlq.stop();
+    }
+  });
+});
