@@ -1,7 +1,7 @@
-// `npm start`: the main job. Local emulation with the simulator, every bundled environment's example data collected.
+// `npm start`: the main job. Local emulation with the simulator, every bundled environment's example data collected as a job through the queues.
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { collect } from "./cli/collect.js";
+import { collectJob } from "./cli/collect-jobs.js";
 import { formatProblem } from "./cli/dataset.js";
 import { GatewayClient } from "./cli/gateway-client.js";
 import { progressBar } from "./cli/progress.js";
@@ -24,7 +24,7 @@ try {
   for (const environment of local.environments) {
     const input = exampleDataset(environment);
     if (!input) continue;
-    const summary = await collect(client, {
+    const summary = await collectJob(client, {
       input,
       output: path.join(outDir, `${environment}.jsonl`),
       environment,

@@ -1,4 +1,6 @@
 // Talking to an edgegym gateway from Node: /run with bounded retries, environments, aggregate metrics.
+import { createReadStream } from "node:fs";
+import { Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ErrorEnvelope } from "../../protocol/index.js";
 
@@ -18,8 +20,12 @@ export class GatewayClient {
     private readonly retries = 3,
   ) {}
 
+  authHeaders(): Record<string, string> {
+    return this.token ? { authorization: `Bearer ${this.token}` } : {};
+  }
+
   private headers(): Record<string, string> {
-    return { "content-type": "application/json", ...(this.token ? { authorization: `Bearer ${this.token}` } : {}) };
+    return { "content-type": "application/json", ...this.authHeaders() };
   }
 
   async json<T>(path: string, init: RequestInit = {}): Promise<T> {
@@ -63,6 +69,77 @@ export class GatewayClient {
       if (attempt < this.retries) await sleep(500 * 2 ** (attempt - 1) * (0.5 + Math.random()));
     }
     return last;
+  }
+}
+
+export interface JobOptionsInput {
+  environment?: string;
+  num_repeats?: number;
+  limit?: number;
+  skip_invalid?: boolean;
+}
+
+export interface JobSnapshot {
+  id: string;
+  status: "running" | "completed" | "cancelled";
+  environment?: string;
+  counts: { total: number; queued: number; running: number; done: number; failed: number };
+  progress: number;
+  elapsed_seconds: number;
+  created_at: number;
+  skipped_lines?: { line: number; field: string; message: string }[];
+  metrics?: Record<string, { agent_metrics: Record<string, unknown>; key_metrics: Record<string, unknown>; group_level_metrics: Record<string, unknown>[] }>;
+}
+
+export interface GatewayError extends Error {
+  status?: number;
+  envelope?: { code: string; message: string; issues?: { line?: number; path: (string | number)[]; message: string }[] };
+}
+
+/** The jobs API of a gateway. */
+export class JobsClient {
+  constructor(private readonly gateway: GatewayClient) {}
+
+  /** Uploads a JSONL file as the job's rows, streamed: a large file never sits in memory. */
+  async create(file: string, options: JobOptionsInput): Promise<JobSnapshot> {
+    const query = new URLSearchParams(Object.entries(options).filter(([, v]) => v !== undefined).map(([k, v]): [string, string] => [k, String(v)]));
+    const body = Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>;
+    const response = await fetch(`${this.gateway.url}/v1/jobs?${query}`, {
+      method: "POST",
+      headers: { ...this.gateway.authHeaders(), "content-type": "application/x-ndjson" },
+      body,
+      duplex: "half",
+    } as RequestInit);
+    const text = await response.text();
+    if (response.ok) return JSON.parse(text) as JobSnapshot;
+    const envelope = ErrorEnvelope.safeParse(safeJson(text));
+    const error: GatewayError = new Error(envelope.success ? envelope.data.error.message : `POST /v1/jobs answered ${response.status}: ${text.slice(0, 500)}`);
+    error.status = response.status;
+    if (envelope.success) error.envelope = envelope.data.error;
+    throw error;
+  }
+
+  get(id: string): Promise<JobSnapshot> {
+    return this.gateway.json<JobSnapshot>(`/v1/jobs/${encodeURIComponent(id)}`);
+  }
+
+  list(): Promise<{ data: JobSnapshot[] }> {
+    return this.gateway.json(`/v1/jobs`);
+  }
+
+  cancel(id: string): Promise<JobSnapshot> {
+    return this.gateway.json<JobSnapshot>(`/v1/jobs/${encodeURIComponent(id)}`, { method: "DELETE" });
+  }
+
+  resume(id: string): Promise<JobSnapshot & { resumed: number }> {
+    return this.gateway.json(`/v1/jobs/${encodeURIComponent(id)}/resume`, { method: "POST" });
+  }
+
+  /** The job's scored JSONL (or failures), as a stream to write where the user wants it. */
+  async lines(id: string, kind: "rollouts" | "failures"): Promise<ReadableStream<Uint8Array>> {
+    const response = await fetch(`${this.gateway.url}/v1/jobs/${encodeURIComponent(id)}/${kind}`, { headers: this.gateway.authHeaders() });
+    if (!response.ok || !response.body) throw new Error(`GET /v1/jobs/${id}/${kind} answered ${response.status}: ${describe(await response.text())}`);
+    return response.body;
   }
 }
 

@@ -1,5 +1,5 @@
 // The metrics table printed at the end of a collection: one column per environment, NeMo Gym's key metrics as rows.
-import type { AggregateMetricsAnswer } from "./collect.js";
+import type { AggregateMetricsAnswer } from "./collect-direct.js";
 
 export interface TableColumn {
   environment: string;

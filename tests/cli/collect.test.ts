@@ -1,5 +1,5 @@
 // `edgegym collect` as a user runs it: a real process, against the gateway or its own local emulation.
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -37,7 +37,7 @@ afterAll(async () => {
   await local?.stop();
 });
 
-describe("edgegym collect --url", () => {
+describe("edgegym collect --url (a job through the queues)", () => {
   it("collects rows × repeats, reports the bad line, writes sorted records and metrics", async () => {
     const rows = fixtureRows("example_session_state_mgmt");
     const input = path.join(dir, "rows.jsonl");
@@ -90,6 +90,51 @@ describe("edgegym collect --url", () => {
   });
 });
 
+describe("edgegym collect --direct (through /run)", () => {
+  it("collects rows × repeats with the same outputs as the queue path", async () => {
+    const rows = fixtureRows("example_multi_step");
+    const input = path.join(dir, "direct.jsonl");
+    writeFileSync(input, [JSON.stringify(rows[0]), "[1, 2]", JSON.stringify(rows[1])].join("\n") + "\n");
+    const output = path.join(dir, "direct-out.jsonl");
+    const result = await edgegym(["collect", "--direct", "--url", local.url, "-e", "example_multi_step", "-i", input, "-o", output, "-n", "3"]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(`${input}:2: responses_create_params:`);
+    expect(lines(output).map((r) => [r._ng_task_index, r._ng_rollout_index])).toEqual([[0, 0], [0, 1], [0, 2], [2, 0], [2, 1], [2, 2]]);
+    const metrics = JSON.parse(readFileSync(path.join(dir, "direct-out.metrics.json"), "utf8"));
+    expect(metrics.example_multi_step.agent_metrics["mean/reward"]).toBeTypeOf("number");
+  });
+});
+
+describe("edgegym jobs", () => {
+  it("list, status, results, cancel and resume a job on the gateway", async () => {
+    const input = path.join(dir, "jobs.jsonl");
+    writeFileSync(input, fixtureRows("example_single_tool_call").map((r) => JSON.stringify(r)).join("\n") + "\n");
+    const created = await fetch(`${local.url}/v1/jobs?environment=example_single_tool_call&num_repeats=2`, { method: "POST", body: readFileSync(input, "utf8") });
+    const id = ((await created.json()) as { id: string }).id;
+
+    const listed = await edgegym(["jobs", "list", "--url", local.url]);
+    expect(listed.stdout).toContain(id);
+    let status = await edgegym(["jobs", "status", id, "--url", local.url, "--json"]);
+    for (let i = 0; i < 100 && JSON.parse(status.stdout).status === "running"; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      status = await edgegym(["jobs", "status", id, "--url", local.url, "--json"]);
+    }
+    expect(JSON.parse(status.stdout)).toMatchObject({ id, status: "completed", counts: { total: 10, done: 10 } });
+
+    const out = path.join(dir, "jobs-results.jsonl");
+    expect((await edgegym(["jobs", "results", id, "-o", out, "--url", local.url])).code).toBe(0);
+    expect(lines(out)).toHaveLength(10);
+
+    const resumed = await edgegym(["jobs", "resume", id, "--url", local.url]);
+    expect(resumed.stdout).toContain("re-enqueued 0 rollout(s)");
+    const cancelled = await edgegym(["jobs", "cancel", id, "--url", local.url]);
+    expect(cancelled.stdout).toContain("completed");
+    const unknown = await edgegym(["jobs", "status", "job_doesnotexist", "--url", local.url]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('no job "job_doesnotexist"');
+  });
+});
+
 describe("edgegym collect without --url", () => {
   it("starts the local emulation itself, collects, and stops it", async () => {
     const output = path.join(dir, "own.jsonl");
@@ -98,5 +143,32 @@ describe("edgegym collect without --url", () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toContain("starting the local emulation");
     expect(lines(output).map((r) => r._ng_task_index)).toEqual([0, 1]);
+  });
+});
+
+describe("Ctrl-C during edgegym collect", () => {
+  it("leaves the job running on the gateway and says how to follow it", async () => {
+    const slow = await startTestLocal({ environments: ["example_single_tool_call"], simulator: { latencyMs: 300 }, vars: { agent: { BATCH_CONCURRENCY: "1" } } });
+    try {
+      const input = path.join(dir, "slow.jsonl");
+      writeFileSync(input, fixtureRows("example_single_tool_call").map((r) => JSON.stringify(r)).join("\n") + "\n");
+      const child = spawn(process.execPath, [BIN, "collect", "--url", slow.url, "-e", "example_single_tool_call", "-i", input, "-o", path.join(dir, "slow-out.jsonl"), "-n", "4"], { cwd: PROJECT_ROOT });
+      let stderr = "";
+      const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+      await new Promise<void>((resolve) => {
+        child.stderr.on("data", (chunk: Buffer) => {
+          stderr += chunk.toString();
+          if (/job job_\w+: 20 rollouts/.test(stderr)) resolve();
+        });
+      });
+      child.kill("SIGINT");
+      expect(await exited).toBe(130);
+      const id = /job (job_\w+):/.exec(stderr)![1]!;
+      expect(stderr).toContain(`edgegym jobs status ${id} --url ${slow.url}`);
+      const info = (await (await fetch(`${slow.url}/v1/jobs/${id}`)).json()) as { status: string };
+      expect(info.status).toBe("running");
+    } finally {
+      await slow.stop();
+    }
   });
 });

@@ -1,4 +1,4 @@
-// Rollout collection over /run: rows × repeats through the gateway, records written as they finish, then metrics.
+// Rollout collection over /run (`--direct`): rows × repeats through the gateway, records written as they finish, then metrics.
 import { createWriteStream, existsSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { once } from "node:events";
 import { randomBytes } from "node:crypto";
@@ -52,7 +52,7 @@ async function writeLines(file: string, records: Record<string, unknown>[]): Pro
   renameSync(temp, file);
 }
 
-export async function collect(client: GatewayClient, options: CollectOptions): Promise<CollectSummary> {
+export async function collectDirect(client: GatewayClient, options: CollectOptions): Promise<CollectSummary> {
   const repeats = options.numRepeats ?? 1;
   const { entries, problems } = await readDataset(options.input, options.limit);
   const known = await client.environments();
