@@ -98,7 +98,7 @@ describe("edgegym collect --direct (through /run)", () => {
     const output = path.join(dir, "direct-out.jsonl");
     const result = await edgegym(["collect", "--direct", "--url", local.url, "-e", "example_multi_step", "-i", input, "-o", output, "-n", "3"]);
     expect(result.code).toBe(0);
-    expect(result.stderr).toContain(`${input}:2: responses_create_params:`);
+    expect(result.stderr).toContain(`${input}:2: Invalid input: expected object, received array`);
     expect(lines(output).map((r) => [r._ng_task_index, r._ng_rollout_index])).toEqual([[0, 0], [0, 1], [0, 2], [2, 0], [2, 1], [2, 2]]);
     const metrics = JSON.parse(readFileSync(path.join(dir, "direct-out.metrics.json"), "utf8"));
     expect(metrics.example_multi_step.agent_metrics["mean/reward"]).toBeTypeOf("number");
