@@ -11,7 +11,7 @@ export function environmentWorkerName(name: string): string {
   return `resources-${name.replace(/_/g, "-")}`;
 }
 
-export const WORKERS = { gateway: "gateway", agent: "agent", modelProxy: "model-proxy", writer: "writer" } as const;
+export const WORKERS = { gateway: "gateway", agent: "agent", modelProxy: "model-proxy", judgeProxy: "judge-proxy", writer: "writer" } as const;
 
 /** Queue names: work flows on `rollouts`, scored rollouts and failures on `results`. */
 export const QUEUES = { rollouts: "edgegym-rollouts", results: "edgegym-results", rolloutsDlq: "edgegym-rollouts-dlq", resultsDlq: "edgegym-results-dlq" } as const;
@@ -69,6 +69,8 @@ export interface WriterEnv extends EnvironmentFetchers {
 
 export interface EnvironmentEnv {
   SESSIONS?: EnvironmentSessionNamespace;
+  /** The judge's model proxy (a model proxy configured with the judge model). */
+  JUDGE?: Fetcher;
   SESSION_TTL_SECONDS?: string;
 }
 

@@ -45,8 +45,13 @@ export interface TopologyOptions {
   environments: string[];
   /** The policy model's OpenAI-compatible base URL (ending in /v1) and model name. */
   modelBaseUrl: string;
+  /** Several vLLM servers for the same model: the proxy spreads sessions over them (MODEL_BASE_URLS). */
+  modelBaseUrls?: string[];
   modelName: string;
-  vars?: Partial<Record<"agent" | "modelProxy" | "gateway" | "writer", Record<string, string>>>;
+  /** The judge model for LLM-as-judge environments; the policy model unless given. */
+  judgeBaseUrl?: string;
+  judgeModelName?: string;
+  vars?: Partial<Record<"agent" | "modelProxy" | "judgeProxy" | "gateway" | "writer", Record<string, string>>>;
 }
 
 export function topology(options: TopologyOptions): WorkerSpec[] {
@@ -81,7 +86,21 @@ export function topology(options: TopologyOptions): WorkerSpec[] {
       name: WORKERS.modelProxy,
       entry: "functions/model-proxy/index.ts",
       services: {},
-      vars: { MODEL_BASE_URL: options.modelBaseUrl, MODEL_NAME: options.modelName, ...options.vars?.modelProxy },
+      vars: {
+        MODEL_BASE_URL: options.modelBaseUrl,
+        ...(options.modelBaseUrls && options.modelBaseUrls.length > 1 ? { MODEL_BASE_URLS: options.modelBaseUrls.join(",") } : {}),
+        MODEL_NAME: options.modelName,
+        ...options.vars?.modelProxy,
+      },
+      durableObjects: {},
+      secrets: ["MODEL_API_KEY"],
+    },
+    // The judge is the same model proxy with its own model configuration: a judge can differ from the policy.
+    {
+      name: WORKERS.judgeProxy,
+      entry: "functions/model-proxy/index.ts",
+      services: {},
+      vars: { MODEL_BASE_URL: options.judgeBaseUrl ?? options.modelBaseUrl, MODEL_NAME: options.judgeModelName ?? options.modelName, ...options.vars?.judgeProxy },
       durableObjects: {},
       secrets: ["MODEL_API_KEY"],
     },
@@ -100,7 +119,7 @@ export function topology(options: TopologyOptions): WorkerSpec[] {
         name: environmentWorkerName(name),
         entry: `environments/${name}/index.ts`,
         environment: name,
-        services: {},
+        services: { JUDGE: WORKERS.judgeProxy },
         vars: {},
         // Every environment Worker hosts its session class, so an environment may become stateful without a new binding.
         durableObjects: { SESSIONS: { className: SESSION_CLASS } },

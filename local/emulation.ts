@@ -1,6 +1,7 @@
 // Local emulation: every Worker, Durable Object and binding in Miniflare (workerd), plus the vLLM simulator by default.
 import path from "node:path";
 import { Log, LogLevel, Miniflare, type WorkerOptions } from "miniflare";
+import { WORKERS } from "../functions/bindings.js";
 import { COMPATIBILITY_DATE, topology, type WorkerSpec } from "../infra/topology.js";
 import { buildWorkers, type Bundle } from "./build.js";
 import { discoverEnvironments } from "./environments.js";
@@ -13,8 +14,14 @@ export interface LocalOptions {
   environments?: string[];
   /** A real OpenAI-compatible endpoint (base URL ending in /v1); without it the simulator is the model. */
   modelUrl?: string;
+  /** Several endpoints serving the same model (each ending in /v1), pooled by the model proxy; wins over modelUrl. */
+  modelUrls?: string[];
   model?: string;
   modelApiKey?: string;
+  /** The judge model for LLM-as-judge environments (base URL ending in /v1); the policy model unless given. */
+  judgeUrl?: string;
+  judgeModel?: string;
+  judgeApiKey?: string;
   /** Where Durable Object state persists; `false` keeps it in memory. Default `.edgegym/state`. */
   persist?: string | false;
   simulator?: SimulatorOptions;
@@ -35,8 +42,16 @@ export interface Local {
 }
 
 /** The environment variables a user sets to use a real model instead of the simulator. */
-export function modelFromEnv(env: NodeJS.ProcessEnv = process.env): Pick<LocalOptions, "modelUrl" | "model" | "modelApiKey"> {
-  return { modelUrl: env.EDGEGYM_MODEL_URL || undefined, model: env.EDGEGYM_MODEL || undefined, modelApiKey: env.EDGEGYM_MODEL_API_KEY || undefined };
+export function modelFromEnv(env: NodeJS.ProcessEnv = process.env): Pick<LocalOptions, "modelUrl" | "model" | "modelApiKey" | "judgeUrl" | "judgeModel" | "judgeApiKey"> {
+  const value = (name: string) => env[name] || undefined;
+  return {
+    modelUrl: value("EDGEGYM_MODEL_URL"),
+    model: value("EDGEGYM_MODEL"),
+    modelApiKey: value("EDGEGYM_MODEL_API_KEY"),
+    judgeUrl: value("EDGEGYM_JUDGE_URL"),
+    judgeModel: value("EDGEGYM_JUDGE_MODEL"),
+    judgeApiKey: value("EDGEGYM_JUDGE_API_KEY"),
+  };
 }
 
 function workerOptions(spec: WorkerSpec, bundle: Bundle, secrets: Record<string, string>): WorkerOptions {
@@ -55,16 +70,19 @@ function workerOptions(spec: WorkerSpec, bundle: Bundle, secrets: Record<string,
 
 export async function startLocal(options: LocalOptions = {}): Promise<Local> {
   const environments = options.environments ?? discoverEnvironments();
-  const simulator = options.modelUrl ? undefined : await startSimulator(options.simulator);
-  const modelBaseUrl = options.modelUrl ?? `${simulator!.url}/v1`;
+  const external = options.modelUrls?.length ? options.modelUrls : options.modelUrl ? [options.modelUrl] : undefined;
+  const simulator = external ? undefined : await startSimulator(options.simulator);
+  const modelBaseUrl = external?.[0] ?? `${simulator!.url}/v1`;
   const modelName = options.model ?? (simulator ? simulator.model : "default");
   try {
-    const specs = topology({ environments, modelBaseUrl, modelName, vars: options.vars });
+    const specs = topology({ environments, modelBaseUrl, modelBaseUrls: external, modelName, judgeBaseUrl: options.judgeUrl, judgeModelName: options.judgeModel ?? (options.judgeUrl ? undefined : modelName), vars: options.vars });
     const bundles = await buildWorkers(specs);
-    const secrets = { MODEL_API_KEY: options.modelApiKey ?? "" };
+    const secrets = (worker: string): Record<string, string> => ({
+      MODEL_API_KEY: (worker === WORKERS.judgeProxy && options.judgeUrl ? options.judgeApiKey : options.modelApiKey) ?? "",
+    });
     const persist = options.persist === undefined ? path.join(STATE_DIR, "state") : options.persist;
     const miniflare = new Miniflare({
-      workers: specs.map((spec) => workerOptions(spec, bundles.get(spec.name)!, secrets)),
+      workers: specs.map((spec) => workerOptions(spec, bundles.get(spec.name)!, secrets(spec.name))),
       host: "127.0.0.1",
       // No fetch of the Request.cf object from Cloudflare: this runs offline.
       cf: false,

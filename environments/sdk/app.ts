@@ -7,6 +7,7 @@ import { notFound, onError, readJson } from "../../functions/shared/http.js";
 import type { Environment } from "./define.js";
 import type { EnvironmentSessionRpc } from "./durable-types.js";
 import { aggregateMetrics } from "./metrics.js";
+import { judgeThrough } from "./judge.js";
 import { noState, perform, type Operation, type Outcome } from "./perform.js";
 import { SESSION_HEADER, newSessionId, sessionCookie, sessionIdOf } from "./session.js";
 
@@ -46,7 +47,7 @@ export function environmentApp(environment: Environment) {
       outcome = await stub.perform(operation, body, sessionId);
     } else {
       const signal = AbortSignal.any([c.req.raw.signal, AbortSignal.timeout(TOOL_TIMEOUT_MS)]);
-      outcome = await perform(environment, operation, body, { sessionId, state: noState, signal });
+      outcome = await perform(environment, operation, body, { sessionId, state: noState, signal, judge: judgeThrough(c.env.JUDGE, signal) });
     }
 
     c.header(SESSION_HEADER, sessionId);

@@ -1,6 +1,7 @@
 // defineEnvironment: an environment's tools, verifier and optional session state, declared once with zod.
 import { z } from "zod";
 import { VerifyRequest, type FunctionTool } from "../../protocol/index.js";
+import type { Judge } from "./judge.js";
 import type { AggregateMetrics, VerifyResult } from "./metrics.js";
 
 /** A session's state, kept in the session's Durable Object when the environment declares `state`. */
@@ -13,6 +14,10 @@ export interface ToolContext<S> {
   sessionId: string;
   state: SessionState<S>;
   signal: AbortSignal;
+  /** Ask the judge model (its own model configuration); a failed call makes the rollout `judge_failed`, reward 0. */
+  judge: Judge;
+  /** The session's SQLite database, for stateful environments (inside the session's Durable Object). */
+  sql?: SqlStorage;
 }
 
 /** A tool as OpenAI's Agents SDK models it: name (its key), description, zod parameters, execute. */

@@ -2,6 +2,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { EnvironmentEnv } from "../../functions/bindings.js";
 import type { Environment, SessionState } from "./define.js";
+import { judgeThrough } from "./judge.js";
 import { perform, type Operation, type Outcome } from "./perform.js";
 
 const STATE_KEY = "state";
@@ -17,10 +18,13 @@ export function sessionObjectFor(environment: Environment) {
 
     /** Operations of one session run one at a time here, so tool calls see each other's writes in order. */
     async perform(operation: Operation, body: unknown, sessionId: string): Promise<Outcome> {
+      const signal = AbortSignal.timeout(OPERATION_TIMEOUT_MS);
       const outcome = await perform(environment, operation, body, {
         sessionId,
         state: this.state,
-        signal: AbortSignal.timeout(OPERATION_TIMEOUT_MS),
+        signal,
+        judge: judgeThrough(this.env.JUDGE, signal),
+        sql: this.ctx.storage.sql,
       });
       // An abandoned session cleans itself up; every operation pushes the deadline out again.
       const ttl = Number(this.env.SESSION_TTL_SECONDS ?? DEFAULT_TTL_SECONDS);

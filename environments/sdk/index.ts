@@ -2,4 +2,5 @@
 export { defineEnvironment, type Environment, type ToolContext, type SessionState, type VerifyOutcome } from "./define.js";
 export { aggregateMetrics, passAtK, groupByTask } from "./metrics.js";
 export { functionCalls, outputText, lastAssistantText } from "./response-helpers.js";
+export { JudgeError, type Judge } from "./judge.js";
 export { z } from "zod";

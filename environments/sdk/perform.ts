@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { EdgegymError, InvalidRequestError, issuesOf, describeIssues } from "../../protocol/index.js";
 import type { Environment, ToolContext } from "./define.js";
+import { JudgeError } from "./judge.js";
 
 export type Operation = { kind: "seed_session" } | { kind: "verify" } | { kind: "tool"; name: string };
 
@@ -36,7 +37,14 @@ async function callTool(environment: Environment, name: string, body: unknown, c
 async function verify(environment: Environment, body: unknown, ctx: ToolContext<unknown>): Promise<Outcome> {
   const request = environment.verifyRequest.safeParse(body);
   if (!request.success) return failure(new InvalidRequestError("verify request", request.error));
-  const outcome = await environment.verify(request.data, ctx);
+  let outcome;
+  try {
+    outcome = await environment.verify(request.data, ctx);
+  } catch (error) {
+    if (!(error instanceof JudgeError)) throw error;
+    // NeMo Gym's judge_failsafe: reward 0, the row tagged so collection routes it to the failures, not the metrics.
+    return { status: 200, body: { ...request.data, reward: 0, _ng_failure_class: "judge_failed", _ng_failure_judge_error: error.message } };
+  }
   if (typeof outcome.reward !== "number" || Number.isNaN(outcome.reward)) {
     throw new Error(`${environment.name}.verify returned a reward that is not a number: ${String(outcome.reward)}`);
   }

@@ -94,7 +94,8 @@ describe("bad uploads", () => {
     const jsonl = [good, "{oops", JSON.stringify({ responses_create_params: { input: [{ role: "robot", content: "x" }] } }), good].join("\n");
     const bucket = await local.miniflare.getR2Bucket("BUCKET", "writer");
     const objects = async () => (await bucket.list({ prefix: "jobs/" })).objects.length;
-    const before = (await (await fetch(`${local.url}/v1/jobs`)).json()).data.length;
+    const listJobs = async () => ((await (await fetch(`${local.url}/v1/jobs`)).json()) as { data: unknown[] }).data.length;
+    const before = await listJobs();
     const objectsBefore = await objects();
     const created = await createJob(local.url, jsonl, { environment: "example_single_tool_call" });
     expect(created.status).toBe(400);
@@ -103,7 +104,7 @@ describe("bad uploads", () => {
       { line: 2, path: [], message: expect.stringContaining("not valid JSON") },
       { line: 3, path: ["responses_create_params", "input", 0, "role"], message: expect.any(String) },
     ]);
-    expect((await (await fetch(`${local.url}/v1/jobs`)).json()).data.length).toBe(before);
+    expect(await listJobs()).toBe(before);
     // The inputs chunk written before the bad lines were found is gone again.
     expect(await objects()).toBe(objectsBefore);
   });
