@@ -1,23 +1,8 @@
 // Binding names and the bindings each Worker receives, in one module the Workers, local emulation and tests share.
 import type { EnvironmentSessionNamespace } from "../environments/sdk/durable-types.js";
+import { environmentBinding, environmentNames } from "./names.js";
 
-/** Service binding name under which the gateway and agent reach an environment's Worker. */
-export function environmentBinding(name: string): `ENV_${string}` {
-  return `ENV_${name.toUpperCase()}`;
-}
-
-/** Worker script name of an environment's resources server. */
-export function environmentWorkerName(name: string): string {
-  return `resources-${name.replace(/_/g, "-")}`;
-}
-
-export const WORKERS = { gateway: "gateway", agent: "agent", modelProxy: "model-proxy", judgeProxy: "judge-proxy", writer: "writer" } as const;
-
-/** Queue names: work flows on `rollouts`, scored rollouts and failures on `results`. */
-export const QUEUES = { rollouts: "edgegym-rollouts", results: "edgegym-results", rolloutsDlq: "edgegym-rollouts-dlq", resultsDlq: "edgegym-results-dlq" } as const;
-
-/** The Job Durable Object class, hosted by the writer. */
-export const JOB_CLASS = "Job";
+export * from "./names.js";
 
 /** What the jobs path needs, shared by the gateway and the agent. */
 export interface JobsBindings {
@@ -74,12 +59,6 @@ export interface EnvironmentEnv {
   SESSION_TTL_SECONDS?: string;
 }
 
-export function environmentNames(list: string): string[] {
-  return list
-    .split(",")
-    .map((name) => name.trim())
-    .filter(Boolean);
-}
 
 /** An environment's Worker, if it is deployed with this one. */
 export function environmentFetcher(env: EnvironmentFetchers & { ENVIRONMENTS: string }, name: string): Fetcher | undefined {

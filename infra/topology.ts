@@ -1,5 +1,5 @@
 // The one description of edgegym's Workers and their bindings; local emulation (and deployment) are built from it.
-import { JOB_CLASS, QUEUES, WORKERS, environmentBinding, environmentWorkerName } from "../functions/bindings.js";
+import { JOB_CLASS, QUEUES, WORKERS, environmentBinding, environmentWorkerName } from "../functions/names.js";
 
 export const COMPATIBILITY_DATE = "2026-04-01";
 export const SESSION_CLASS = "EnvironmentSession";

@@ -54,7 +54,8 @@ export function modelFromEnv(env: NodeJS.ProcessEnv = process.env): Pick<LocalOp
   };
 }
 
-function workerOptions(spec: WorkerSpec, bundle: Bundle, secrets: Record<string, string>): WorkerOptions {
+/** One Worker of the topology as Miniflare runs it (exported for the test that holds local and deployed to one description). */
+export function workerOptions(spec: WorkerSpec, bundle: Bundle, secrets: Record<string, string>): WorkerOptions {
   return {
     name: spec.name,
     modules: [{ type: "ESModule", path: bundle.path, contents: bundle.contents }],

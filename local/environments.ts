@@ -1,14 +1,11 @@
-// The bundled environments, found on disk: a folder under environments/ with an index.ts is an environment.
-import { existsSync, readdirSync } from "node:fs";
+// The bundled environments, found on disk (see infra/environments.ts), and their example datasets.
+import { existsSync } from "node:fs";
 import path from "node:path";
+import { discoverEnvironments as discover } from "../infra/environments.js";
 import { PROJECT_ROOT } from "./paths.js";
 
 export function discoverEnvironments(root = PROJECT_ROOT): string[] {
-  const dir = path.join(root, "environments");
-  return readdirSync(dir, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && entry.name !== "sdk" && existsSync(path.join(dir, entry.name, "index.ts")))
-    .map((entry) => entry.name)
-    .sort();
+  return discover(root);
 }
 
 /** The example dataset of an environment, if it ships one. */

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { EdgegymError, InvalidRequestError, issuesOf, describeIssues } from "../../protocol/index.js";
 import type { Environment, ToolContext } from "./define.js";
-import { JudgeError } from "./judge.js";
+import { JudgeError, type Judge } from "./judge.js";
 
 export type Operation = { kind: "seed_session" } | { kind: "verify" } | { kind: "tool"; name: string };
 
@@ -59,13 +59,17 @@ async function seed(environment: Environment, body: unknown, ctx: ToolContext<un
   return { status: 200, body: result && typeof result === "object" ? result : {} };
 }
 
+/** A context without a judge (plain unit tests of a verifier): asking it fails the call, as an unreachable judge would. */
+const noJudge: Judge = () => Promise.reject(new JudgeError("no judge is configured for this call"));
+
 /** Run one operation; an exception inside a tool or verifier becomes a 500 envelope, never a crash. */
 export async function perform(
   environment: Environment,
   operation: Operation,
   body: unknown,
-  ctx: ToolContext<unknown>,
+  context: Omit<ToolContext<unknown>, "judge"> & { judge?: Judge },
 ): Promise<Outcome> {
+  const ctx: ToolContext<unknown> = { ...context, judge: context.judge ?? noJudge };
   try {
     switch (operation.kind) {
       case "seed_session":

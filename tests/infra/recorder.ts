@@ -1,0 +1,65 @@
+// SST's components replaced by recorders: evaluating infra/ then yields the resource graph a deploy would create.
+export interface Recorded {
+  kind: string;
+  name: string;
+  args: Record<string, unknown>;
+  /** For Workers: the bindings its transform adds, resolved. */
+  bindings?: Record<string, unknown>[];
+}
+
+type Global = Record<string, unknown>;
+
+/** A stand-in for Pulumi outputs: values are plain, `apply` runs at once. */
+function output<T>(value: T) {
+  return { apply: <R>(f: (v: T) => R) => f(value) };
+}
+
+export function installRecorders(stage = "dev"): Recorded[] {
+  const created: Recorded[] = [];
+  class Secret {
+    readonly value: string;
+    constructor(name: string, placeholder?: string) {
+      created.push({ kind: "Secret", name, args: { placeholder } });
+      this.value = `secret:${name}`;
+    }
+  }
+  class Bucket {
+    readonly name: string;
+    constructor(name: string, args: Record<string, unknown> = {}) {
+      created.push({ kind: "Bucket", name, args });
+      this.name = `bucket:${name}`;
+    }
+  }
+  class Queue {
+    readonly id: string;
+    readonly nodes: { queue: { queueName: string } };
+    constructor(name: string, args: Record<string, unknown> = {}) {
+      created.push({ kind: "Queue", name, args });
+      this.id = `queue-id:${name}`;
+      this.nodes = { queue: { queueName: `queue:${name}` } };
+    }
+  }
+  class Worker {
+    readonly url: string;
+    readonly nodes: { worker: { scriptName: string } };
+    constructor(name: string, args: Record<string, unknown> & { transform?: { worker?: (a: { bindings?: unknown }) => void } }) {
+      const probe: { bindings?: unknown } = { bindings: [] };
+      args.transform?.worker?.(probe);
+      created.push({ kind: "Worker", name, args, bindings: probe.bindings as Record<string, unknown>[] });
+      this.url = `https://${name}.workers.dev`;
+      this.nodes = { worker: { scriptName: `script:${name}` } };
+    }
+  }
+  class QueueConsumer {
+    constructor(name: string, args: Record<string, unknown>) {
+      created.push({ kind: "QueueConsumer", name, args });
+    }
+  }
+  const g = globalThis as unknown as Global;
+  g.sst = { Secret, cloudflare: { Bucket, Queue, Worker, DEFAULT_ACCOUNT_ID: "account" } };
+  g.cloudflare = { QueueConsumer };
+  g.$output = output;
+  g.$resolve = (values: unknown[]) => output(values);
+  g.$app = { name: "edgegym", stage };
+  return created;
+}
