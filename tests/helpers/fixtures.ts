@@ -27,9 +27,18 @@ export function fixtureRollouts(name: string): Record<string, unknown>[] {
   return readJsonl(path.join(FIXTURES, name, "example_rollouts.jsonl"));
 }
 
+/** JSON with object keys sorted, so the same value written in another key order compares equal. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value && typeof value === "object") {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
 /** The user-visible input of a row, to pair a recorded rollout with the example row it came from. */
 export function inputKey(row: Record<string, unknown>): string {
   const params = row.responses_create_params as { input: unknown };
   const items = typeof params.input === "string" ? [{ role: "user", content: params.input }] : (params.input as { role?: string; content?: unknown }[]);
-  return JSON.stringify(items.map((item) => [item.role ?? null, item.content ?? null]));
+  return canonical(items.map((item) => [item.role ?? null, item.content ?? null]));
 }
