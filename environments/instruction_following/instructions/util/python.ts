@@ -1,0 +1,199 @@
+// Python semantics the IFEval checkers rely on: str methods, truthiness, comparisons, and Unicode-aware
+// regex pieces (Python's \w, \s and \b are Unicode-aware; JavaScript's \b and \w are ASCII-only).
+
+/** Python's `\w` (and str.isalnum() plus "_"): letters, numbers and the underscore. */
+export const WORD = String.raw`\p{L}\p{N}_`;
+/** Python's `\s` and str.isspace(): Unicode whitespace (JavaScript's \s adds U+FEFF and misses U+001C–U+001F, U+0085). */
+export const WS = String.raw`\t\n\v\f\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000`;
+/** Python's `\b` (Unicode): between a word character and a non-word character. */
+export const BOUNDARY = `(?:(?<=[${WORD}])(?![${WORD}])|(?<![${WORD}])(?=[${WORD}]))`;
+/** Python's `\B` (which, before Python 3.14, never matches in an empty string). */
+export const NON_BOUNDARY = `(?:(?<=[${WORD}])(?=[${WORD}])|(?<![${WORD}])(?![${WORD}])(?:(?<=[\\s\\S])|(?=[\\s\\S])))`;
+
+const LEADING_WS = new RegExp(`^[${WS}]+`, "u");
+const TRAILING_WS = new RegExp(`[${WS}]+$`, "u");
+const WS_RUN = new RegExp(`[${WS}]+`, "u");
+
+/** An exception as Python would raise it; the verifier catches it and marks the instruction as not followed. */
+export class PyError extends Error {
+  constructor(
+    readonly kind: "TypeError" | "ValueError" | "AttributeError" | "IndexError" | "KeyError" | "re.error",
+    message: string,
+  ) {
+    super(`${kind}: ${message}`);
+    this.name = "PyError";
+  }
+}
+
+/** str.strip() / str.strip(chars). */
+export function strip(s: string, chars?: string): string {
+  return rstrip(lstrip(s, chars), chars);
+}
+
+export function lstrip(s: string, chars?: string): string {
+  if (chars === undefined) return s.replace(LEADING_WS, "");
+  const set = new Set(chars);
+  const cps = [...s];
+  let i = 0;
+  while (i < cps.length && set.has(cps[i]!)) i++;
+  return cps.slice(i).join("");
+}
+
+export function rstrip(s: string, chars?: string): string {
+  if (chars === undefined) return s.replace(TRAILING_WS, "");
+  const set = new Set(chars);
+  const cps = [...s];
+  let j = cps.length;
+  while (j > 0 && set.has(cps[j - 1]!)) j--;
+  return cps.slice(0, j).join("");
+}
+
+/** str.split() with no separator: runs of whitespace, no empty strings. */
+export function split(s: string): string[] {
+  return s.split(WS_RUN).filter((part) => part !== "");
+}
+
+/** str.removeprefix / str.removesuffix. */
+export function removePrefix(s: string, prefix: string): string {
+  return prefix !== "" && s.startsWith(prefix) ? s.slice(prefix.length) : s;
+}
+export function removeSuffix(s: string, suffix: string): string {
+  return suffix !== "" && s.endsWith(suffix) ? s.slice(0, s.length - suffix.length) : s;
+}
+
+/** Code points, as Python indexes and measures a str. */
+export function codePoints(s: string): string[] {
+  return [...s];
+}
+
+export function lower(s: string): string {
+  return s.toLowerCase();
+}
+
+/** str.isupper(): at least one cased character and no lowercase or titlecase one. */
+export function isUpper(s: string): boolean {
+  return !/[\p{Lowercase}\p{Lt}]/u.test(s) && /\p{Uppercase}/u.test(s);
+}
+
+/** str.islower(): at least one cased character and no uppercase or titlecase one. */
+export function isLower(s: string): boolean {
+  return !/[\p{Uppercase}\p{Lt}]/u.test(s) && /\p{Lowercase}/u.test(s);
+}
+
+/** Python truthiness of a JSON value. */
+export function truthy(value: unknown): boolean {
+  if (value === null || value === undefined || value === false || value === 0 || value === "") return false;
+  if (Array.isArray(value)) return value.length > 0;
+  if (typeof value === "object") return Object.keys(value).length > 0;
+  return true;
+}
+
+/** A JSON value as a Python number (bool is an int), or undefined. */
+function asNumber(value: unknown): number | undefined {
+  if (typeof value === "number") return value;
+  if (typeof value === "boolean") return value ? 1 : 0;
+  return undefined;
+}
+
+function typeName(value: unknown): string {
+  if (value === null || value === undefined) return "NoneType";
+  if (typeof value === "string") return "str";
+  if (typeof value === "boolean") return "bool";
+  if (typeof value === "number") return Number.isInteger(value) ? "int" : "float";
+  return Array.isArray(value) ? "list" : "dict";
+}
+
+/** Python's `a < b` for numbers and strings; a TypeError for anything else. */
+export function lt(a: unknown, b: unknown): boolean {
+  const x = asNumber(a);
+  const y = asNumber(b);
+  if (x !== undefined && y !== undefined) return x < y;
+  if (typeof a === "string" && typeof b === "string") return compareStrings(a, b) < 0;
+  throw new PyError("TypeError", `'<' not supported between instances of '${typeName(a)}' and '${typeName(b)}'`);
+}
+
+/** Python's `a <= b`, `a >= b`, `a > b` through lt. */
+export function le(a: unknown, b: unknown): boolean {
+  return !lt(b, a);
+}
+export function ge(a: unknown, b: unknown): boolean {
+  return !lt(a, b);
+}
+export function gt(a: unknown, b: unknown): boolean {
+  return lt(b, a);
+}
+
+/** Python's `==` on JSON values (1 == 1.0 == True). */
+export function eq(a: unknown, b: unknown): boolean {
+  const x = asNumber(a);
+  const y = asNumber(b);
+  if (x !== undefined && y !== undefined) return x === y;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((v, i) => eq(v, b[i]));
+  if (a && b && typeof a === "object" && typeof b === "object" && !Array.isArray(a) && !Array.isArray(b)) {
+    const ka = Object.keys(a);
+    return ka.length === Object.keys(b).length && ka.every((k) => k in b && eq((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  }
+  return (a ?? null) === (b ?? null);
+}
+
+/** Python orders strings by code point; JavaScript's default comparison is by UTF-16 unit. */
+export function compareStrings(a: string, b: string): number {
+  const x = [...a];
+  const y = [...b];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const d = x[i]!.codePointAt(0)! - y[i]!.codePointAt(0)!;
+    if (d !== 0) return d;
+  }
+  return x.length - y.length;
+}
+
+/** sorted(values) for a list of strings or numbers; mixed types raise as in Python. */
+export function sorted(values: unknown[]): unknown[] {
+  return [...values].sort((a, b) => (lt(a, b) ? -1 : lt(b, a) ? 1 : 0));
+}
+
+/** iter(value): a list's items, a str's characters, a dict's keys; other values are not iterable. */
+export function iterate(value: unknown): unknown[] {
+  if (Array.isArray(value)) return value;
+  if (typeof value === "string") return [...value];
+  if (value && typeof value === "object") return Object.keys(value);
+  throw new PyError("TypeError", `'${typeName(value)}' object is not iterable`);
+}
+
+/** `value.strip()` where value must be a str (anything else has no .strip). */
+export function stripStr(value: unknown): string {
+  if (typeof value !== "string") throw new PyError("AttributeError", `'${typeName(value)}' object has no attribute 'strip'`);
+  return strip(value);
+}
+
+/** A str where Python would concatenate or search with it (a TypeError otherwise). */
+export function requireStr(value: unknown, what: string): string {
+  if (typeof value !== "string") throw new PyError("TypeError", `${what} must be str, not ${typeName(value)}`);
+  return value;
+}
+
+/** `value[0]` on a str or list. */
+export function first(value: unknown): unknown {
+  if (typeof value === "string" || Array.isArray(value)) {
+    const items = typeof value === "string" ? [...value] : value;
+    if (items.length === 0) throw new PyError("IndexError", "index out of range");
+    return items[0];
+  }
+  throw new PyError("TypeError", `'${typeName(value)}' object is not subscriptable`);
+}
+
+/** `seq[index]` with Python's negative indices and integer-only indices. */
+export function at<T>(seq: T[], index: unknown): T {
+  const i = asNumber(index);
+  if (i === undefined || !Number.isInteger(i)) throw new PyError("TypeError", "list indices must be integers or slices");
+  const j = i < 0 ? seq.length + i : i;
+  if (j < 0 || j >= seq.length) throw new PyError("IndexError", "list index out of range");
+  return seq[j]!;
+}
+
+/** `a - b` for Python numbers. */
+export function minus(a: unknown, b: number): number {
+  const x = asNumber(a);
+  if (x === undefined) throw new PyError("TypeError", `unsupported operand type(s) for -: '${typeName(a)}' and 'int'`);
+  return x - b;
+}
