@@ -6,6 +6,8 @@ import type { EnvironmentEnv } from "../../functions/bindings.js";
 import { notFound, onError, readJson } from "../../functions/shared/http.js";
 import type { Environment } from "./define.js";
 import type { EnvironmentSessionRpc } from "./durable-types.js";
+import { isGymnasium } from "./gymnasium.js";
+import { gymnasiumApp } from "./gymnasium-app.js";
 import { aggregateMetrics } from "./metrics.js";
 import { judgeThrough } from "./judge.js";
 import { noState, perform, type Operation, type Outcome } from "./perform.js";
@@ -19,6 +21,8 @@ function operationFor(route: string): Operation {
 }
 
 export function environmentApp(environment: Environment) {
+  // A gymnasium environment speaks reset/step instead (NeMo Gym's GymnasiumServer).
+  if (isGymnasium(environment)) return gymnasiumApp(environment);
   const app = new Hono<{ Bindings: EnvironmentEnv }>();
   app.onError(onError);
   app.notFound(notFound);

@@ -1,6 +1,7 @@
 // defineEnvironment: an environment's tools, verifier and optional session state, declared once with zod.
 import { z } from "zod";
 import { VerifyRequest, type FunctionTool } from "../../protocol/index.js";
+import type { GymnasiumSpec } from "./gymnasium.js";
 import type { Judge } from "./judge.js";
 import type { AggregateMetrics, VerifyResult } from "./metrics.js";
 
@@ -8,6 +9,8 @@ import type { AggregateMetrics, VerifyResult } from "./metrics.js";
 export interface SessionState<S> {
   get(): Promise<S | undefined>;
   set(value: S): Promise<void>;
+  /** Forget the state (a gymnasium episode's end); absent where there is nothing to forget. */
+  clear?(): Promise<void>;
 }
 
 export interface ToolContext<S> {
@@ -67,6 +70,8 @@ export interface Environment {
   seedSession?(row: Record<string, unknown>, ctx: ToolContext<unknown>): unknown;
   verify(request: VerifyRequest, ctx: ToolContext<unknown>): VerifyOutcome | Promise<VerifyOutcome>;
   computeMetrics?(tasks: VerifyResult[][]): Record<string, unknown>;
+  /** Set for a gymnasium (reset/step) environment, made by defineGymnasiumEnvironment. */
+  gymnasium?: GymnasiumSpec;
 }
 
 export type { AggregateMetrics };

@@ -1,8 +1,10 @@
 // The RPC surface of an environment's session Durable Object, as the Worker in front of it sees it.
-import type { Operation, Outcome } from "./perform.js";
+import type { AnyOperation } from "./gymnasium-perform.js";
+import type { Outcome } from "./perform.js";
 
 export interface EnvironmentSessionRpc {
-  perform(operation: Operation, body: unknown, sessionId: string): Promise<Outcome>;
+  /** A resources-server operation, or a gymnasium one (reset, step, close). */
+  perform(operation: AnyOperation, body: unknown, sessionId: string): Promise<Outcome>;
 }
 
 /** Typed loosely on purpose: the class is made per environment at build time, its RPC shape is fixed. */

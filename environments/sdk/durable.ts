@@ -2,8 +2,9 @@
 import { DurableObject } from "cloudflare:workers";
 import type { EnvironmentEnv } from "../../functions/bindings.js";
 import type { Environment, SessionState } from "./define.js";
+import { performAny, type AnyOperation } from "./gymnasium-perform.js";
 import { judgeThrough } from "./judge.js";
-import { perform, type Operation, type Outcome } from "./perform.js";
+import type { Outcome } from "./perform.js";
 
 const STATE_KEY = "state";
 const DEFAULT_TTL_SECONDS = 3600;
@@ -14,12 +15,15 @@ export function sessionObjectFor(environment: Environment) {
     private readonly state: SessionState<unknown> = {
       get: () => this.ctx.storage.get(STATE_KEY),
       set: (value) => this.ctx.storage.put(STATE_KEY, value),
+      clear: async () => {
+        await this.ctx.storage.delete(STATE_KEY);
+      },
     };
 
     /** Operations of one session run one at a time here, so tool calls see each other's writes in order. */
-    async perform(operation: Operation, body: unknown, sessionId: string): Promise<Outcome> {
+    async perform(operation: AnyOperation, body: unknown, sessionId: string): Promise<Outcome> {
       const signal = AbortSignal.timeout(OPERATION_TIMEOUT_MS);
-      const outcome = await perform(environment, operation, body, {
+      const outcome = await performAny(environment, operation, body, {
         sessionId,
         state: this.state,
         signal,

@@ -5,6 +5,9 @@ export type FailureClass =
   | "invalid_row"
   | "unknown_environment"
   | "seed_failed"
+  | "reset_failed"
+  | "step_failed"
+  | "environment_error"
   | "model_error"
   | "model_invalid_response"
   | "verify_failed"
@@ -14,6 +17,9 @@ const STATUS: Record<FailureClass, ErrorStatus> = {
   invalid_row: 400,
   unknown_environment: 404,
   seed_failed: 502,
+  reset_failed: 502,
+  step_failed: 502,
+  environment_error: 502,
   model_error: 502,
   model_invalid_response: 502,
   verify_failed: 502,

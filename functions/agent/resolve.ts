@@ -4,11 +4,17 @@ import { environmentFetcher, environmentNames, type AgentEnv } from "../bindings
 
 export const ENVIRONMENT_HEADER = "x-edgegym-environment";
 
-/** NeMo Gym names agents `<environment>_simple_agent` (or `_agent`); the environment is the rest. */
+/**
+ * NeMo Gym names agents `<environment>_simple_agent`, `<environment>_gymnasium_agent` or `<environment>_agent`
+ * (`example_multi_turn_gymnasium_agent` is the last kind); the environment is the rest.
+ */
 export function environmentFromAgentName(agentName: string, known: string[]): string | undefined {
   if (known.includes(agentName)) return agentName;
-  const stripped = agentName.replace(/_(simple_)?agent$/, "");
-  return known.includes(stripped) ? stripped : undefined;
+  for (const suffix of [/_simple_agent$/, /_gymnasium_agent$/, /_agent$/]) {
+    const stripped = agentName.replace(suffix, "");
+    if (stripped !== agentName && known.includes(stripped)) return stripped;
+  }
+  return undefined;
 }
 
 export function resolveEnvironment(env: AgentEnv, row: DatasetRow, explicit: string | undefined): { name: string; fetcher: Fetcher } {

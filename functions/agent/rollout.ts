@@ -21,11 +21,11 @@ export interface RolloutParts {
   resources: Fetcher;
 }
 
-const SESSION_HEADER = "x-session-id";
+export const SESSION_HEADER = "x-session-id";
 /** Routes of the resources server that a model's tool call must never reach. */
 const NOT_TOOLS = new Set(["seed_session", "verify", "aggregate_metrics", "tools", "health"]);
 
-async function post(
+export async function post(
   target: Fetcher,
   path: string,
   body: unknown,
@@ -46,7 +46,7 @@ async function post(
   }
 }
 
-async function expectOk(response: globalThis.Response, what: string, failure: FailureClass): Promise<unknown> {
+export async function expectOk(response: globalThis.Response, what: string, failure: FailureClass): Promise<unknown> {
   const text = await response.text();
   if (!response.ok) throw new RolloutFailure(failure, `${what} answered ${response.status}: ${text.slice(0, 2000)}`, response.status);
   try {
@@ -67,7 +67,7 @@ function addUsage(total: Usage | undefined, usage: Usage | null | undefined): Us
   };
 }
 
-function within(limits: RolloutLimits, ms: number): AbortSignal {
+export function within(limits: RolloutLimits, ms: number): AbortSignal {
   return AbortSignal.any([limits.deadline, AbortSignal.timeout(ms)]);
 }
 

@@ -1,0 +1,153 @@
+// defineGymnasiumEnvironment: a reset/step environment (NeMo Gym's GymnasiumServer), declared once with zod.
+import { z } from "zod";
+import {
+  DatasetRow,
+  EdgegymError,
+  Response,
+  VerifyRequest,
+  type FunctionCallItem,
+  type FunctionTool,
+} from "../../protocol/index.js";
+import { toolJsonSchema, type Environment, type TaskSchema, type ToolContext } from "./define.js";
+import type { VerifyResult } from "./metrics.js";
+import { pythonJsonDumps } from "./python-json.js";
+
+/** What `reset` returns: the first observation (appended to the input as a user message) and info. */
+export interface GymnasiumReset {
+  observation?: string | null;
+  info?: Record<string, unknown>;
+}
+
+/** What `step` returns: Gymnasium's (observation, reward, terminated, truncated, info). */
+export interface GymnasiumStep {
+  /** The next user message, or null/undefined for none. */
+  observation?: string | null;
+  /** This step's reward; the agent sums them. */
+  reward: number;
+  /** The episode ended on its own (solved, game over). */
+  terminated: boolean;
+  /** The episode was cut short. */
+  truncated: boolean;
+  /** Extra fields; `tool_outputs: [{ call_id, output }]` answers the model's function calls (see toolOutput). */
+  info?: Record<string, unknown>;
+}
+
+/** A row as reset and step see it: the dataset row with its task fields parsed by `task`. */
+export type GymnasiumRow<T extends TaskSchema> = DatasetRow & z.output<T> & Record<string, unknown>;
+
+/** A tool the model may call: shown in GET /tools; the environment's `step` runs it and answers in `info.tool_outputs`. */
+export interface GymnasiumToolDefinition {
+  description: string;
+  parameters: z.ZodType;
+}
+
+export interface GymnasiumOptions<S, T extends TaskSchema> {
+  name: string;
+  description?: string;
+  /** Task fields reset and step read from the row; checked on every /reset and /step. */
+  task?: T;
+  /** Declaring state makes the environment stateful: one Durable Object per session holds it. */
+  state?: z.ZodType<S>;
+  tools?: Record<string, GymnasiumToolDefinition>;
+  /** Runs once per episode; the default is NeMo Gym's: no observation, no info. */
+  reset?(row: GymnasiumRow<T>, ctx: ToolContext<S>): GymnasiumReset | void | Promise<GymnasiumReset | void>;
+  /** Runs after each model response (`action`, that turn's Response). */
+  step(action: Response, row: GymnasiumRow<T>, ctx: ToolContext<S>): GymnasiumStep | Promise<GymnasiumStep>;
+  /** NeMo Gym's close_session: runs after a terminated or truncated step, and on POST /close; the state is cleared after it. */
+  close?(ctx: ToolContext<S>): unknown;
+  /** The agent's max_steps for this environment (NeMo Gym's gymnasium_agent default, 10, applies otherwise). */
+  maxSteps?: number;
+  computeMetrics?(tasks: VerifyResult[][]): Record<string, unknown>;
+}
+
+/** The gymnasium half of a compiled environment; `Environment.gymnasium` being set is what makes it one. */
+export interface GymnasiumSpec {
+  resetRequest: z.ZodType<Record<string, unknown>>;
+  stepRequest: z.ZodType<Record<string, unknown> & { response: Response }>;
+  tools: FunctionTool[];
+  reset?(row: Record<string, unknown>, ctx: ToolContext<unknown>): GymnasiumReset | void | Promise<GymnasiumReset | void>;
+  step(action: Response, row: Record<string, unknown>, ctx: ToolContext<unknown>): GymnasiumStep | Promise<GymnasiumStep>;
+  close?(ctx: ToolContext<unknown>): unknown;
+}
+
+export type GymnasiumEnvironment = Environment & { gymnasium: GymnasiumSpec };
+
+export function isGymnasium(environment: Environment): environment is GymnasiumEnvironment {
+  return environment.gymnasium !== undefined;
+}
+
+/** The answer to /seed_session and /verify on a gymnasium environment: the protocol is reset/step. */
+export function useResetStep(name: string, route: string): EdgegymError {
+  return new EdgegymError(
+    404,
+    "use_reset_step",
+    `${name} is a gymnasium environment: it serves POST /reset and POST /step (driven by the gymnasium agent), not /${route}`,
+  );
+}
+
+export function defineGymnasiumEnvironment<S = never, T extends TaskSchema = z.ZodObject<{}>>(
+  options: GymnasiumOptions<S, T>,
+): GymnasiumEnvironment {
+  if (!/^[a-z][a-z0-9_]*$/.test(options.name)) {
+    throw new Error(`environment name "${options.name}" must be lower_snake_case`);
+  }
+  if (options.maxSteps !== undefined && (!Number.isInteger(options.maxSteps) || options.maxSteps < 1)) {
+    throw new Error(`${options.name}: maxSteps must be a positive integer`);
+  }
+  const task = options.task ?? z.object({});
+  const resetRequest = DatasetRow.extend(task.shape);
+  const tools = Object.entries(options.tools ?? {}).map(
+    ([name, tool]): FunctionTool => ({
+      type: "function",
+      name,
+      description: tool.description,
+      parameters: toolJsonSchema(tool.parameters),
+      strict: true,
+    }),
+  );
+  return {
+    name: options.name,
+    description: options.description ?? "",
+    stateful: options.state !== undefined,
+    maxSteps: options.maxSteps,
+    tools: new Map(),
+    seedRequest: task.loose(),
+    verifyRequest: VerifyRequest,
+    verify: () => {
+      throw useResetStep(options.name, "verify");
+    },
+    computeMetrics: options.computeMetrics,
+    gymnasium: {
+      resetRequest,
+      stepRequest: resetRequest.extend({ response: Response }),
+      tools,
+      reset: options.reset as GymnasiumSpec["reset"],
+      step: options.step as GymnasiumSpec["step"],
+      close: options.close as GymnasiumSpec["close"],
+    },
+  };
+}
+
+/**
+ * All the text of a response's messages, as NeMo Gym's extract_text reads it: string contents and
+ * `output_text` parts, concatenated with nothing between them.
+ */
+export function extractText(response: Response): string {
+  let text = "";
+  for (const item of response.output) {
+    if (item.type !== "message") continue;
+    if (typeof item.content === "string") text += item.content;
+    else for (const part of item.content) if (part.type === "output_text") text += part.text ?? "";
+  }
+  return text;
+}
+
+/** The model's function calls in a step's action. */
+export function actionCalls(action: Response): FunctionCallItem[] {
+  return action.output.filter((item): item is FunctionCallItem => item.type === "function_call");
+}
+
+/** One entry of `info.tool_outputs`, as NeMo Gym's GymnasiumServer.tool_output builds it (the result as Python's json.dumps writes it). */
+export function toolOutput(call: Pick<FunctionCallItem, "call_id">, result: unknown): { call_id: string; output: string } {
+  return { call_id: call.call_id, output: pythonJsonDumps(result) };
+}
