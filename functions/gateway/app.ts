@@ -10,6 +10,12 @@ import { cancelJob, jobResults, jobStatus, listJobs, resumeJob } from "./jobs-re
 export const app = new Hono<{ Bindings: GatewayEnv }>();
 app.onError(onError);
 app.notFound(notFound);
+// A request body left unread (an early 401/404, or a Worker behind us that answered without reading it) makes
+// workerd drop the client's next request on that keep-alive connection: always finish reading it.
+app.use(async (c, next) => {
+  await next();
+  if (c.req.raw.body && !c.req.raw.bodyUsed) await c.req.raw.arrayBuffer().catch(() => undefined);
+});
 app.use(requireToken);
 
 app.get("/health", (c) => c.json({ status: "ok" }));

@@ -122,7 +122,9 @@ export async function createJob(c: Context<{ Bindings: GatewayEnv }>): Promise<R
       problem(lineNumber, { path: ["agent_ref", "name"], message });
       continue;
     }
-    const agentRef: AgentRef = options.environment || !row.agent_ref ? { type: "responses_api_agents", name: `${environment}_simple_agent` } : row.agent_ref;
+    // The row's own agent_ref stays when it names this environment (e.g. NeMo Gym's `<env>_gymnasium_agent`).
+    const ownRef = row.agent_ref && environmentFromAgentName(row.agent_ref.name, known) === environment ? row.agent_ref : undefined;
+    const agentRef: AgentRef = ownRef ?? { type: "responses_api_agents", name: `${environment}_simple_agent` };
     chunk.push(JSON.stringify({ ...row, agent_ref: agentRef, [TASK_INDEX]: task }));
     tasks.push(task);
     if (chunk.length >= CHUNK_ROWS) await flush();

@@ -45,3 +45,22 @@ describe("durable session state", () => {
     }
   });
 });
+
+describe("keep-alive connections", () => {
+  it("a request whose body nobody reads (an early 404 or 401) does not cost the next request on the connection", async () => {
+    const local = await startTestLocal({ environments: ["example_single_tool_call"] });
+    try {
+      const body = JSON.stringify({ padding: "x".repeat(20_000) });
+      for (let i = 0; i < 30; i++) {
+        const unread = await fetch(`${local.url}/v1/environments/nope/verify`, { method: "POST", body });
+        expect(unread.status).toBe(404);
+        await unread.arrayBuffer();
+        const next = await fetch(`${local.url}/health`);
+        expect(next.status).toBe(200);
+        await next.arrayBuffer();
+      }
+    } finally {
+      await local.stop();
+    }
+  });
+});
