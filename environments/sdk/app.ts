@@ -35,7 +35,7 @@ export function environmentApp(environment: Environment) {
 
   app.post("/aggregate_metrics", async (c) => {
     const request = parseOr400(AggregateMetricsRequest, await readJson(c), "aggregate_metrics request");
-    return c.json(aggregateMetrics(request.verify_responses, { computeMetrics: environment.computeMetrics }));
+    return c.json(aggregateMetrics(request.verify_responses, { computeMetrics: environment.computeMetrics, keyMetrics: environment.keyMetrics }));
   });
 
   app.post("/:route", async (c) => {

@@ -47,6 +47,8 @@ export interface EnvironmentOptions<S, T extends TaskSchema, P extends Record<st
   verify(request: VerifyRequest & z.output<T>, ctx: ToolContext<S>): VerifyOutcome | Promise<VerifyOutcome>;
   /** NeMo Gym's compute_metrics hook: extra aggregate metrics over the verify responses grouped by task. */
   computeMetrics?(tasks: VerifyResult[][]): Record<string, unknown>;
+  /** NeMo Gym's get_key_metrics hook: the headline metrics picked from agent_metrics. */
+  keyMetrics?(agentMetrics: Record<string, unknown>): Record<string, unknown>;
   /** A cap on model turns for rollouts of this environment (the agent's default applies otherwise). */
   maxSteps?: number;
 }
@@ -70,6 +72,7 @@ export interface Environment {
   seedSession?(row: Record<string, unknown>, ctx: ToolContext<unknown>): unknown;
   verify(request: VerifyRequest, ctx: ToolContext<unknown>): VerifyOutcome | Promise<VerifyOutcome>;
   computeMetrics?(tasks: VerifyResult[][]): Record<string, unknown>;
+  keyMetrics?(agentMetrics: Record<string, unknown>): Record<string, unknown>;
   /** Set for a gymnasium (reset/step) environment, made by defineGymnasiumEnvironment. */
   gymnasium?: GymnasiumSpec;
 }
@@ -120,5 +123,6 @@ export function defineEnvironment<
     seedSession: options.seedSession as Environment["seedSession"],
     verify: options.verify as Environment["verify"],
     computeMetrics: options.computeMetrics,
+    keyMetrics: options.keyMetrics,
   };
 }

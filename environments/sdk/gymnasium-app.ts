@@ -41,7 +41,7 @@ export function gymnasiumApp(environment: GymnasiumEnvironment) {
 
   routes.post("/aggregate_metrics", async (c) => {
     const request = parseOr400(AggregateMetricsRequest, await readJson(c), "aggregate_metrics request");
-    return c.json(aggregateMetrics(request.verify_responses, { computeMetrics: environment.computeMetrics }));
+    return c.json(aggregateMetrics(request.verify_responses, { computeMetrics: environment.computeMetrics, keyMetrics: environment.keyMetrics }));
   });
 
   for (const route of ["seed_session", "verify"]) {

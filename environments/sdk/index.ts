@@ -10,7 +10,7 @@ export {
   type GymnasiumStep,
   type GymnasiumRow,
 } from "./gymnasium.js";
-export { aggregateMetrics, passAtK, groupByTask } from "./metrics.js";
+export { aggregateMetrics, passAtK, groupByTask, highestKMetrics } from "./metrics.js";
 export { functionCalls, outputText, lastAssistantText } from "./response-helpers.js";
 export { JudgeError, type Judge } from "./judge.js";
 export { z } from "zod";
