@@ -6,6 +6,7 @@ import { collectDirect, type CollectSummary } from "./collect-direct.js";
 import { CollectInterrupted, collectJob } from "./collect-jobs.js";
 import { formatProblem } from "./dataset.js";
 import { GatewayClient } from "./gateway-client.js";
+import { envCommand, initCommand } from "./env-command.js";
 import { jobsCommand } from "./jobs-command.js";
 import { progressBar } from "./progress.js";
 import { metricsTable } from "./table.js";
@@ -79,6 +80,8 @@ program
   });
 
 program.addCommand(jobsCommand());
+program.addCommand(initCommand());
+program.addCommand(envCommand());
 
 program
   .command("dev")
