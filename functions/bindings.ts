@@ -38,12 +38,38 @@ export interface AgentEnv extends EnvironmentFetchers, JobsBindings {
   MODEL_TIMEOUT_MS?: string;
 }
 
+/** The model proxy's variables; every one but MODEL_NAME and an upstream URL is optional. See functions/model-proxy/config.ts. */
 export interface ModelProxyEnv {
-  MODEL_BASE_URL: string;
+  /** The policy model's OpenAI-compatible base URL, ending in /v1 (one upstream). */
+  MODEL_BASE_URL?: string;
+  /** Comma-separated base URLs of several vLLM servers; wins over MODEL_BASE_URL. A session's turns stick to one. */
+  MODEL_BASE_URLS?: string;
+  /** The served model name sent upstream, whatever the caller asked for. */
   MODEL_NAME: string;
   MODEL_API_KEY?: string;
+  /** Timeout of one upstream attempt, in ms (default 300000). */
   MODEL_TIMEOUT_MS?: string;
+  /** Attempts per model call, the first included (default 3). */
+  MODEL_MAX_ATTEMPTS?: string;
+  /** Older name: retries after the first attempt (MODEL_MAX_ATTEMPTS = this + 1); MODEL_MAX_ATTEMPTS wins. */
   MODEL_MAX_RETRIES?: string;
+  /** Backoff before retrying the same upstream: base and cap in ms, doubled per attempt, with jitter (defaults 250, 8000). */
+  MODEL_RETRY_BASE_MS?: string;
+  MODEL_RETRY_MAX_MS?: string;
+  /** How long an upstream that keeps failing to answer is skipped, in ms (default 30000). */
+  MODEL_UNHEALTHY_MS?: string;
+  /** "true": ask vLLM for token ids and logprobs and attach them to each model call's last output item (NeMo Gym's flag). */
+  RETURN_TOKEN_ID_INFORMATION?: string;
+  /** "false" when vLLM runs without a reasoning parser: `<think>` text stays in the content (default "true"). */
+  USES_REASONING_PARSER?: string;
+  /** "false" keeps `developer` messages as they are; by default they reach the chat template as `system`. */
+  REPLACE_DEVELOPER_ROLE_WITH_SYSTEM?: string;
+  /** JSON object: chat_template_kwargs on every request (a row's metadata.chat_template_kwargs adds to it). */
+  CHAT_TEMPLATE_KWARGS?: string;
+  /** JSON object merged under every upstream body (the request's own fields win; a row's metadata.extra_body adds to it). */
+  EXTRA_BODY?: string;
+  /** JSON object of sampling params forced onto every upstream body, over what the caller sent (on-policy sampling). */
+  SAMPLING_OVERRIDES?: string;
 }
 
 export interface WriterEnv extends EnvironmentFetchers {

@@ -42,10 +42,18 @@ export interface Local {
 }
 
 /** The environment variables a user sets to use a real model instead of the simulator. */
-export function modelFromEnv(env: NodeJS.ProcessEnv = process.env): Pick<LocalOptions, "modelUrl" | "model" | "modelApiKey" | "judgeUrl" | "judgeModel" | "judgeApiKey"> {
+export function modelFromEnv(
+  env: NodeJS.ProcessEnv = process.env,
+): Pick<LocalOptions, "modelUrl" | "modelUrls" | "model" | "modelApiKey" | "judgeUrl" | "judgeModel" | "judgeApiKey" | "vars"> {
   const value = (name: string) => env[name] || undefined;
+  // A comma-separated EDGEGYM_MODEL_URL is a pool of servers for the same model.
+  const modelUrls = value("EDGEGYM_MODEL_URL")?.split(",").map((url) => url.trim()).filter(Boolean);
+  const tokenIds = value("EDGEGYM_RETURN_TOKEN_ID_INFORMATION");
   return {
-    modelUrl: value("EDGEGYM_MODEL_URL"),
+    modelUrl: modelUrls?.[0],
+    ...(modelUrls && modelUrls.length > 1 ? { modelUrls } : {}),
+    // Token ids and logprobs on every model call, for RL training.
+    ...(tokenIds ? { vars: { modelProxy: { RETURN_TOKEN_ID_INFORMATION: tokenIds } } } : {}),
     model: value("EDGEGYM_MODEL"),
     modelApiKey: value("EDGEGYM_MODEL_API_KEY"),
     judgeUrl: value("EDGEGYM_JUDGE_URL"),

@@ -1,70 +1,60 @@
-// The policy model upstream (vLLM or any OpenAI-compatible server), reached with the official `openai` client.
-import OpenAI from "openai";
-import { EdgegymError } from "../../protocol/index.js";
-import type { ModelProxyEnv } from "../bindings.js";
+// The pool of vLLM upstreams: session affinity (so vLLM's prefix cache is reused) and skipping upstreams that keep failing.
 
-const DEFAULT_TIMEOUT_MS = 300_000;
-const DEFAULT_MAX_RETRIES = 2;
+/** Consecutive connection-level failures after which an upstream is skipped for a while. */
+export const FAILURES_BEFORE_UNHEALTHY = 2;
 
-let cached: { key: string; client: OpenAI } | undefined;
-
-/** One client per isolate and configuration, so connections are reused across requests. */
-export function upstreamClient(env: ModelProxyEnv): OpenAI {
-  if (!env.MODEL_BASE_URL) throw new EdgegymError(500, "model_not_configured", "MODEL_BASE_URL is not set for the model proxy");
-  const key = `${env.MODEL_BASE_URL}|${env.MODEL_API_KEY ?? ""}|${env.MODEL_TIMEOUT_MS ?? ""}|${env.MODEL_MAX_RETRIES ?? ""}`;
-  if (cached?.key !== key) {
-    cached = {
-      key,
-      client: new OpenAI({
-        baseURL: env.MODEL_BASE_URL,
-        apiKey: env.MODEL_API_KEY || "EMPTY",
-        timeout: Number(env.MODEL_TIMEOUT_MS ?? DEFAULT_TIMEOUT_MS),
-        maxRetries: Number(env.MODEL_MAX_RETRIES ?? DEFAULT_MAX_RETRIES),
-      }),
-    };
-  }
-  return cached.client;
+interface Health {
+  failures: number;
+  unhealthyUntil: number;
 }
 
-/** Upstream failures as our envelope: the caller learns whose fault it was and what the upstream said. */
-export function upstreamError(error: unknown, baseUrl: string): EdgegymError {
-  if (error instanceof EdgegymError) return error;
-  if (error instanceof OpenAI.APIConnectionTimeoutError) {
-    return new EdgegymError(504, "upstream_timeout", `the model at ${baseUrl} did not answer in time`);
-  }
-  if (error instanceof OpenAI.APIConnectionError) {
-    return new EdgegymError(502, "upstream_unreachable", `cannot reach the model at ${baseUrl}: ${error.message}`);
-  }
-  if (error instanceof OpenAI.APIError) {
-    const status = error.status ?? 502;
-    if (status === 401 || status === 403) {
-      return new EdgegymError(502, "upstream_auth", `the model at ${baseUrl} refused our credentials (${status}): check MODEL_API_KEY`);
-    }
-    if (status === 400 || status === 404 || status === 422) {
-      return new EdgegymError(400, "upstream_rejected", `the model at ${baseUrl} rejected the request (${status}): ${error.message}`);
-    }
-    return new EdgegymError(502, "upstream_error", `the model at ${baseUrl} failed (${status}): ${error.message}`);
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  return new EdgegymError(502, "upstream_error", `the model at ${baseUrl} failed: ${message}`);
+// Per isolate: every request this isolate serves shares what it learned about the upstreams.
+const health = new Map<string, Health>();
+let roundRobin = 0;
+
+/**
+ * The upstream a session belongs to: the first 8 bytes of SHA-256(session id), big-endian, modulo the pool size —
+ * the same assignment NeMo Gym's vllm_model makes, so a session's turns hit one server and its prefix cache.
+ */
+export async function affinityIndex(sessionId: string, size: number): Promise<number> {
+  if (size <= 1) return 0;
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(sessionId));
+  return Number(new DataView(digest).getBigUint64(0, false) % BigInt(size));
 }
 
-/** A raw request to the upstream, for routes passed through as they are; bounded by the same timeout. */
-export async function upstreamFetch(env: ModelProxyEnv, path: string, init: RequestInit & { signal: AbortSignal }): Promise<Response> {
-  if (!env.MODEL_BASE_URL) throw new EdgegymError(500, "model_not_configured", "MODEL_BASE_URL is not set for the model proxy");
-  const timeout = AbortSignal.timeout(Number(env.MODEL_TIMEOUT_MS ?? DEFAULT_TIMEOUT_MS));
-  try {
-    return await fetch(`${env.MODEL_BASE_URL.replace(/\/+$/, "")}${path}`, {
-      ...init,
-      signal: AbortSignal.any([init.signal, timeout]),
-      headers: {
-        "content-type": "application/json",
-        ...(env.MODEL_API_KEY ? { authorization: `Bearer ${env.MODEL_API_KEY}` } : {}),
-      },
-    });
-  } catch (error) {
-    if (timeout.aborted) throw new EdgegymError(504, "upstream_timeout", `the model at ${env.MODEL_BASE_URL} did not answer in time`);
-    const message = error instanceof Error ? error.message : String(error);
-    throw new EdgegymError(502, "upstream_unreachable", `cannot reach the model at ${env.MODEL_BASE_URL}: ${message}`);
-  }
+/** The pool in the order a request tries it: its own upstream first, then the next ones around the ring. */
+export async function candidates(upstreams: readonly string[], sessionId: string | undefined): Promise<string[]> {
+  const start = sessionId ? await affinityIndex(sessionId, upstreams.length) : roundRobin++ % upstreams.length;
+  return upstreams.map((_, i) => upstreams[(start + i) % upstreams.length]!);
+}
+
+export function isHealthy(url: string, now = Date.now()): boolean {
+  const state = health.get(url);
+  return !state || state.unhealthyUntil <= now;
+}
+
+/**
+ * The upstream for an attempt: the first healthy candidate not already failed at connection level in this request;
+ * when none is left, the candidates in turn (a pool that looks all down is still tried, never refused).
+ */
+export function pick(order: readonly string[], skip: ReadonlySet<string>, attempt: number): string {
+  const now = Date.now();
+  return order.find((url) => !skip.has(url) && isHealthy(url, now)) ?? order[(attempt - 1) % order.length]!;
+}
+
+export function recordSuccess(url: string): void {
+  health.delete(url);
+}
+
+/** A connection-level failure (unreachable, dropped, timed out, 502/503/504); enough in a row marks the upstream unhealthy. */
+export function recordFailure(url: string, unhealthyMs: number): void {
+  const state = health.get(url) ?? { failures: 0, unhealthyUntil: 0 };
+  state.failures += 1;
+  if (state.failures >= FAILURES_BEFORE_UNHEALTHY) state.unhealthyUntil = Date.now() + unhealthyMs;
+  health.set(url, state);
+}
+
+/** For tests and health reports: what this isolate currently thinks of each upstream. */
+export function poolHealth(upstreams: readonly string[]): { url: string; healthy: boolean; failures: number }[] {
+  return upstreams.map((url) => ({ url, healthy: isHealthy(url), failures: health.get(url)?.failures ?? 0 }));
 }

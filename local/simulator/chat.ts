@@ -1,23 +1,28 @@
-// Handles one POST /v1/chat/completions: validate, wait, then answer from the script or the policy.
+// Handles one POST /v1/chat/completions: validate, template and tokenize, wait, maybe fail, then generate and answer.
 import type { z } from "zod";
-import {
-  buildChunks,
-  buildCompletion,
-  errorBody,
-  promptTokens,
-  toWireToolCall,
-  usageFor,
-  type ChatCompletionChunk,
-  type Reply,
-} from "./completion.js";
+import { buildChunks, buildCompletion, errorBody, type AnswerShape, type ReasoningField } from "./completion.js";
+import type { Fault } from "./faults.js";
+import { generate, type Generation, type Reply } from "./generation.js";
 import { sleep } from "./latency.js";
-import { decide } from "./policy.js";
+import { decide, type PolicyDecision } from "./policy.js";
 import { chatCompletionRequestSchema, type ChatCompletionRequest, type ScriptedReply } from "./schema.js";
+import { promptTokenIds } from "./template.js";
 
-/** What a handler wants sent: a JSON body, or a list of SSE chunks. */
+/** What a handler wants done: send JSON, stream SSE chunks, drop the connection, or send a body cut short. */
 export type HttpResult =
   | { status: number; json: unknown }
-  | { status: 200; stream: ChatCompletionChunk[] };
+  | { status: 200; stream: Record<string, unknown>[] }
+  | { drop: true }
+  | { status: 200; malformed: string };
+
+/** One generation as the simulator produced it: what a test compares the proxy's token ids with. */
+export interface GenerationRecord {
+  prompt_token_ids: number[];
+  generation_token_ids: number[];
+  generation_log_probs: number[];
+  text: string;
+  finish_reason: string;
+}
 
 /** The simulator state a chat completion reads and updates. */
 export interface ChatState {
@@ -26,9 +31,23 @@ export interface ChatState {
   /** Scripted replies, consumed first in, first out. */
   script: ScriptedReply[];
   requests: ChatCompletionRequest[];
+  generations: GenerationRecord[];
   nextLatency: () => number;
+  nextFault: () => Fault;
+  /** Think before answering unless told not to (a reasoning model); otherwise only when asked. */
+  reasoning: boolean;
+  reasoningField: ReasoningField;
+  supportsReturnTokenIds: boolean;
   /** Aborted when the simulator closes, to cut latency waits short. */
   signal: AbortSignal;
+}
+
+/** How many requests and generations the simulator remembers: enough for any test, bounded for a long `npm run dev`. */
+export const HISTORY_LIMIT = 10_000;
+
+function remember<T>(list: T[], item: T): void {
+  list.push(item);
+  if (list.length > HISTORY_LIMIT) list.splice(0, list.length - HISTORY_LIMIT);
 }
 
 export function badRequest(message: string, param: string | null = null): HttpResult {
@@ -50,22 +69,81 @@ export function parseJson(body: string): { ok: true; value: unknown } | { ok: fa
   }
 }
 
-function scriptedReply(scripted: ScriptedReply): Reply {
-  const toolCalls = (scripted.tool_calls ?? []).map((call) => toWireToolCall(call.name, call.arguments));
+function argumentsText(args: Record<string, unknown> | string): string {
+  return typeof args === "string" ? args : JSON.stringify(args);
+}
+
+/** Whether this request has the model think first: asked for (reasoning_effort, enable_thinking) or on by default. */
+function thinks(request: ChatCompletionRequest, byDefault: boolean): boolean {
+  const enable = request.chat_template_kwargs?.["enable_thinking"];
+  const effort = request.reasoning_effort;
+  if (enable === false || effort === "none") return false;
+  return byDefault || enable === true || (effort != null && effort !== "");
+}
+
+function thought(decision: PolicyDecision): string {
+  if (decision.tool_calls.length === 0) return "I have what I need to answer.";
+  return `I should call ${decision.tool_calls.map((call) => call.name).join(", ")} to make progress.`;
+}
+
+function reply(request: ChatCompletionRequest, scripted: ScriptedReply | undefined, reasoning: boolean): Reply {
+  if (scripted) {
+    const calls = (scripted.tool_calls ?? []).map((call) => ({ name: call.name, arguments: argumentsText(call.arguments) }));
+    return {
+      content: scripted.content ?? (calls.length ? null : ""),
+      reasoning: scripted.reasoning ?? null,
+      tool_calls: calls,
+      ...(scripted.finish_reason ? { finish_reason: scripted.finish_reason } : {}),
+    };
+  }
+  const decision = decide(request);
   return {
-    content: scripted.content ?? (toolCalls.length > 0 ? null : ""),
-    tool_calls: toolCalls,
-    finish_reason: scripted.finish_reason ?? (toolCalls.length > 0 ? "tool_calls" : "stop"),
+    content: decision.content,
+    reasoning: thinks(request, reasoning) ? thought(decision) : null,
+    tool_calls: decision.tool_calls.map((call) => ({ name: call.name, arguments: argumentsText(call.arguments) })),
   };
 }
 
-function policyReply(request: ChatCompletionRequest): Reply {
-  const decision = decide(request);
-  const toolCalls = decision.tool_calls.map((call) => toWireToolCall(call.name, call.arguments));
+/** vLLM's context checks, worded as vLLM words them (NeMo Gym looks for "context length"). */
+function contextProblem(prompt: number, wanted: number, maxModelLen: number): HttpResult | null {
+  if (prompt >= maxModelLen) {
+    return badRequest(
+      `This model's maximum context length is ${maxModelLen} tokens. However, your request has ${prompt} input tokens. ` +
+        "Please reduce the length of the input messages.",
+      "messages",
+    );
+  }
+  if (prompt + wanted > maxModelLen) {
+    return badRequest(
+      `This model's maximum context length is ${maxModelLen} tokens. However, you requested ` +
+        `${prompt + wanted} tokens (${prompt} in the messages, ${wanted} in the completion). ` +
+        "Please reduce the length of the messages or completion.",
+      "messages",
+    );
+  }
+  return null;
+}
+
+function faultResult(fault: Fault, scripted: ScriptedReply | undefined): HttpResult | null {
+  if (scripted?.drop) return { drop: true };
+  if (scripted?.malformed) return { status: 200, malformed: '{"id":"chatcmpl-cut","object":"chat.completion","choices":[{"index":0,"mess' };
+  if (scripted && (scripted.error !== undefined || (scripted.status ?? 0) >= 400)) {
+    const status = scripted.status ?? 500;
+    return { status, json: errorBody(status, scripted.error ?? `Scripted error ${status}`) };
+  }
+  if (scripted || !fault) return null;
+  if (fault.kind === "drop") return { drop: true };
+  if (fault.kind === "malformed") return { status: 200, malformed: '{"id":"chatcmpl-cut","object":"chat.com' };
+  return { status: fault.status, json: errorBody(fault.status, `Injected fault: HTTP ${fault.status}`) };
+}
+
+function record(promptIds: number[], generation: Generation): GenerationRecord {
   return {
-    content: decision.content,
-    tool_calls: toolCalls,
-    finish_reason: toolCalls.length > 0 ? "tool_calls" : "stop",
+    prompt_token_ids: promptIds,
+    generation_token_ids: generation.ids,
+    generation_log_probs: generation.logprobs,
+    text: generation.text,
+    finish_reason: generation.finishReason,
   };
 }
 
@@ -76,33 +154,27 @@ export async function handleChat(body: string, state: ChatState): Promise<HttpRe
   if (!parsed.success) return zodProblem(parsed.error);
   const request = parsed.data;
 
-  // Same check and wording as vLLM, so context overflows surface locally too.
-  const prompt = promptTokens(request);
-  const wanted = request.max_completion_tokens ?? request.max_tokens ?? 0;
-  if (prompt + wanted > state.maxModelLen) {
-    return badRequest(
-      `This model's maximum context length is ${state.maxModelLen} tokens. However, you requested ` +
-        `${prompt + wanted} tokens (${prompt} in the messages, ${wanted} in the completion). ` +
-        "Please reduce the length of the messages or completion.",
-      "messages",
-    );
-  }
+  const promptIds = promptTokenIds(request);
+  const asked = request.max_completion_tokens ?? request.max_tokens ?? null;
+  const problem = contextProblem(promptIds.length, asked ?? 0, state.maxModelLen);
+  if (problem) return problem;
 
-  state.requests.push(request);
+  remember(state.requests, request);
   const scripted = state.script.shift();
   await sleep(scripted?.delay_ms ?? state.nextLatency(), state.signal);
+  const failed = faultResult(scripted ? null : state.nextFault(), scripted);
+  if (failed) return failed;
 
-  if (scripted && (scripted.error !== undefined || (scripted.status ?? 0) >= 400)) {
-    const status = scripted.status ?? 500;
-    return { status, json: errorBody(status, scripted.error ?? `Scripted error ${status}`) };
-  }
-  const reply = scripted ? scriptedReply(scripted) : policyReply(request);
-  // vLLM echoes the model it serves; echoing the request's name keeps clients that check it happy.
-  const model = request.model ?? state.model;
-  const usage = usageFor(request, reply);
-  if (request.stream) {
-    const includeUsage = request.stream_options?.include_usage === true;
-    return { status: 200, stream: buildChunks(model, reply, includeUsage ? usage : null) };
-  }
-  return { status: 200, json: buildCompletion(model, reply, usage) };
+  // Without max_tokens vLLM lets the model run to the end of the context window.
+  const generation = generate(reply(request, scripted, state.reasoning), asked ?? state.maxModelLen - promptIds.length);
+  remember(state.generations, record(promptIds, generation));
+  const shape: AnswerShape = {
+    // vLLM echoes the model it serves; echoing the request's name keeps clients that check it happy.
+    model: request.model ?? state.model,
+    promptIds,
+    reasoningField: state.reasoningField,
+    supportsReturnTokenIds: state.supportsReturnTokenIds,
+  };
+  if (request.stream) return { status: 200, stream: buildChunks(request, shape, generation) };
+  return { status: 200, json: buildCompletion(request, shape, generation) };
 }

@@ -1,137 +1,136 @@
-// Builds OpenAI/vLLM wire objects: chat completions, streamed chunks, and error bodies.
+// Builds vLLM's wire objects: chat completions (token ids and logprobs when asked), streamed chunks, error bodies.
 import { randomBytes } from "node:crypto";
+import type { Generation, WireToolCall } from "./generation.js";
 import type { ChatCompletionRequest, FinishReason } from "./schema.js";
-import { countTokens, messageText } from "./text.js";
-
-export interface WireToolCall {
-  id: string;
-  type: "function";
-  function: { name: string; arguments: string };
-}
-
-/** What the simulator decided to say, before it is wrapped for the wire. */
-export interface Reply {
-  content: string | null;
-  tool_calls: WireToolCall[];
-  finish_reason: FinishReason;
-}
+import { decodeTokens } from "./template.js";
 
 export interface Usage {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
+  prompt_tokens_details: null;
 }
 
-export interface ChatCompletion {
-  id: string;
-  object: "chat.completion";
-  created: number;
+/** vLLM 0.9–0.15 call it `reasoning_content`, 0.16+ `reasoning`. */
+export type ReasoningField = "reasoning_content" | "reasoning";
+
+/** What shapes an answer besides the generation: the request's token options and the server's. */
+export interface AnswerShape {
   model: string;
-  choices: Array<{
-    index: 0;
-    message: { role: "assistant"; content: string | null; tool_calls?: WireToolCall[] };
-    finish_reason: FinishReason;
-    logprobs: null;
-  }>;
-  usage: Usage;
+  promptIds: number[];
+  reasoningField: ReasoningField;
+  /** Whether this "vLLM" knows `return_token_ids` (0.10.2+); older ones ignore the field. */
+  supportsReturnTokenIds: boolean;
 }
 
-export interface ChunkDelta {
-  role?: "assistant";
-  content?: string;
-  tool_calls?: Array<{
-    index: number;
-    id?: string;
-    type?: "function";
-    function: { name?: string; arguments: string };
-  }>;
-}
-
-export interface ChatCompletionChunk {
-  id: string;
-  object: "chat.completion.chunk";
-  created: number;
-  model: string;
-  choices: Array<{ index: 0; delta: ChunkDelta; logprobs: null; finish_reason: FinishReason | null }>;
-  usage?: Usage;
+interface LogprobEntry {
+  token: string;
+  logprob: number;
+  bytes: number[];
+  top_logprobs: Array<{ token: string; logprob: number; bytes: number[] }>;
 }
 
 export function completionId(): string {
   return `chatcmpl-${randomBytes(16).toString("hex")}`;
 }
 
-export function toolCallId(): string {
-  return `call_${randomBytes(12).toString("hex")}`;
+export function usageOf(shape: AnswerShape, generation: Generation): Usage {
+  const prompt = shape.promptIds.length;
+  return { prompt_tokens: prompt, completion_tokens: generation.ids.length, total_tokens: prompt + generation.ids.length, prompt_tokens_details: null };
 }
 
-export function toWireToolCall(name: string, args: Record<string, unknown> | string): WireToolCall {
-  return {
-    id: toolCallId(),
-    type: "function",
-    function: { name, arguments: typeof args === "string" ? args : JSON.stringify(args) },
+/** `logprobs.content` as vLLM writes it: `token_id:<n>` tokens when asked, top alternatives when top_logprobs > 0. */
+export function logprobsOf(request: ChatCompletionRequest, generation: Generation, from = 0, to = generation.ids.length): { content: LogprobEntry[] } | null {
+  if (!request.logprobs) return null;
+  const asIds = request.return_tokens_as_token_ids === true;
+  const top = request.top_logprobs ?? 0;
+  const entry = (id: number, logprob: number) => {
+    const text = decodeTokens([id]);
+    return { token: asIds ? `token_id:${id}` : text, logprob, bytes: [...Buffer.from(text, "utf8")] };
   };
-}
-
-/** Approximate prompt tokens: message text, earlier tool calls, and the tool definitions. */
-export function promptTokens(request: ChatCompletionRequest): number {
-  let total = 0;
-  for (const message of request.messages) {
-    total += 1 + countTokens(messageText(message));
-    for (const call of message.tool_calls ?? []) {
-      total += countTokens(call.function.name) + countTokens(call.function.arguments);
-    }
+  const content: LogprobEntry[] = [];
+  for (let i = from; i < to; i++) {
+    const id = generation.ids[i]!;
+    const chosen = entry(id, generation.logprobs[i]!);
+    const alternatives = Array.from({ length: Math.max(0, top - 1) }, (_, k) => entry(id + k + 1, chosen.logprob - (k + 1)));
+    content.push({ ...chosen, top_logprobs: top > 0 ? [{ token: chosen.token, logprob: chosen.logprob, bytes: chosen.bytes }, ...alternatives] : [] });
   }
-  if (request.tools && request.tools.length > 0) total += countTokens(JSON.stringify(request.tools));
-  return total;
+  return { content };
 }
 
-export function usageFor(request: ChatCompletionRequest, reply: Reply): Usage {
-  const prompt = promptTokens(request);
-  let completion = countTokens(reply.content ?? "");
-  for (const call of reply.tool_calls) {
-    completion += countTokens(call.function.name) + countTokens(call.function.arguments);
-  }
-  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+function wantsTokenIds(request: ChatCompletionRequest, shape: AnswerShape): boolean {
+  return request.return_token_ids === true && shape.supportsReturnTokenIds;
 }
 
-export function buildCompletion(model: string, reply: Reply, usage: Usage): ChatCompletion {
-  const message: ChatCompletion["choices"][number]["message"] = { role: "assistant", content: reply.content };
-  if (reply.tool_calls.length > 0) message.tool_calls = reply.tool_calls;
+export function buildCompletion(request: ChatCompletionRequest, shape: AnswerShape, generation: Generation): Record<string, unknown> {
+  const message: Record<string, unknown> = {
+    role: "assistant",
+    content: generation.content,
+    refusal: null,
+    annotations: null,
+    audio: null,
+    function_call: null,
+    tool_calls: generation.toolCalls,
+    [shape.reasoningField]: generation.reasoning,
+  };
+  const tokenIds = wantsTokenIds(request, shape);
   return {
     id: completionId(),
     object: "chat.completion",
     created: Math.floor(Date.now() / 1000),
-    model,
-    choices: [{ index: 0, message, finish_reason: reply.finish_reason, logprobs: null }],
-    usage,
+    model: shape.model,
+    choices: [
+      {
+        index: 0,
+        message,
+        logprobs: logprobsOf(request, generation),
+        finish_reason: generation.finishReason,
+        stop_reason: null,
+        ...(tokenIds ? { token_ids: generation.ids } : {}),
+      },
+    ],
+    service_tier: null,
+    system_fingerprint: null,
+    usage: usageOf(shape, generation),
+    prompt_logprobs: null,
+    prompt_token_ids: tokenIds ? shape.promptIds : null,
+    kv_transfer_params: null,
   };
 }
 
 /**
- * The chunks vLLM streams for one reply: the role, the content word by word, each tool call's
- * header then its arguments, a last chunk with the finish reason, and optionally usage.
+ * The chunks vLLM streams for one generation: the role (with `prompt_token_ids`), the reasoning, the content word by
+ * word, each tool call's header then its arguments, then the finish reason carrying the generation's token ids and
+ * logprobs, and usage if asked.
  */
-export function buildChunks(model: string, reply: Reply, usage: Usage | null): ChatCompletionChunk[] {
+export function buildChunks(request: ChatCompletionRequest, shape: AnswerShape, generation: Generation): Record<string, unknown>[] {
   const id = completionId();
   const created = Math.floor(Date.now() / 1000);
-  const chunk = (delta: ChunkDelta, finish: FinishReason | null = null): ChatCompletionChunk => ({
+  const tokenIds = wantsTokenIds(request, shape);
+  const chunk = (delta: Record<string, unknown>, extra: Record<string, unknown> = {}, top: Record<string, unknown> = {}): Record<string, unknown> => ({
     id,
     object: "chat.completion.chunk",
     created,
-    model,
-    choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+    model: shape.model,
+    ...top,
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: null, ...extra }],
   });
 
-  const chunks = [chunk({ role: "assistant", content: "" })];
-  for (const piece of reply.content?.match(/\S+\s*|\s+/g) ?? []) chunks.push(chunk({ content: piece }));
-  reply.tool_calls.forEach((call, index) => {
-    chunks.push(
-      chunk({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.function.name, arguments: "" } }] }),
-    );
+  const chunks = [chunk({ role: "assistant", content: "" }, {}, tokenIds ? { prompt_token_ids: shape.promptIds } : {})];
+  if (generation.reasoning) chunks.push(chunk({ [shape.reasoningField]: generation.reasoning }));
+  for (const piece of generation.content?.match(/\S+\s*|\s+/g) ?? []) chunks.push(chunk({ content: piece }));
+  generation.toolCalls.forEach((call: WireToolCall, index) => {
+    chunks.push(chunk({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.function.name, arguments: "" } }] }));
     chunks.push(chunk({ tool_calls: [{ index, function: { arguments: call.function.arguments } }] }));
   });
-  chunks.push(chunk({}, reply.finish_reason));
-  if (usage) chunks.push({ id, object: "chat.completion.chunk", created, model, choices: [], usage });
+  const finish: Record<string, unknown> = { finish_reason: generation.finishReason as FinishReason, stop_reason: null };
+  if (tokenIds) finish.token_ids = generation.ids;
+  const logprobs = logprobsOf(request, generation);
+  if (logprobs) finish.logprobs = logprobs;
+  chunks.push(chunk({}, finish));
+  if (request.stream_options?.include_usage === true) {
+    chunks.push({ id, object: "chat.completion.chunk", created, model: shape.model, choices: [], usage: usageOf(shape, generation) });
+  }
   return chunks;
 }
 

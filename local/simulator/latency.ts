@@ -1,7 +1,10 @@
-// Simulated model latency: fixed or uniform in a range, reproducible from a seed, cancellable on close.
+// Simulated model latency: fixed, uniform or long-tailed, reproducible from a seed, cancellable on close.
 
-/** Milliseconds to wait before each answer: a fixed number or uniform in [min, max]. */
-export type LatencySpec = number | { min: number; max: number };
+/**
+ * Milliseconds to wait before each answer: a fixed number, uniform in [min, max], or log-normal with the given median
+ * and 99th percentile (the long tail real model servers have).
+ */
+export type LatencySpec = number | { min: number; max: number } | { median: number; p99: number };
 
 /** mulberry32: a tiny seeded PRNG, so a seed gives the same latencies on every run. */
 export function seededRandom(seed: number): () => number {
@@ -15,8 +18,18 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
+/** z of the standard normal's 99th percentile. */
+const Z99 = 2.326348;
+
 export function latencySampler(spec: LatencySpec, seed: number): () => number {
   if (typeof spec === "number") return () => Math.max(0, spec);
+  if ("median" in spec) {
+    const median = Math.max(0, spec.median);
+    const sigma = median > 0 && spec.p99 > median ? Math.log(spec.p99 / median) / Z99 : 0;
+    const random = seededRandom(seed);
+    // Box-Muller: two uniforms give one standard normal draw.
+    return () => median * Math.exp(sigma * Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random()));
+  }
   const low = Math.max(0, Math.min(spec.min, spec.max));
   const high = Math.max(0, spec.min, spec.max);
   const random = seededRandom(seed);

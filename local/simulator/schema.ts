@@ -49,6 +49,13 @@ export const chatCompletionRequestSchema = z.looseObject({
   stream_options: z.looseObject({ include_usage: z.boolean().nullish() }).nullish(),
   max_tokens: z.number().int().nullish(),
   max_completion_tokens: z.number().int().nullish(),
+  // vLLM's token and reasoning knobs.
+  logprobs: z.boolean().nullish(),
+  top_logprobs: z.number().int().min(0).nullish(),
+  return_tokens_as_token_ids: z.boolean().nullish(),
+  return_token_ids: z.boolean().nullish(),
+  reasoning_effort: z.string().nullish(),
+  chat_template_kwargs: z.record(z.string(), z.unknown()).nullish(),
 });
 
 export type ChatMessage = z.infer<typeof messageSchema>;
@@ -67,11 +74,17 @@ export const finishReasonSchema = z.enum(["stop", "tool_calls", "length", "conte
 
 export const scriptedReplySchema = z.object({
   content: z.string().nullish(),
+  /** Reasoning the model writes before answering (returned as vLLM's reasoning field). */
+  reasoning: z.string().optional(),
   tool_calls: z.array(scriptedToolCallSchema).optional(),
   finish_reason: finishReasonSchema.optional(),
   delay_ms: z.number().nonnegative().optional(),
   status: z.number().int().min(100).max(599).optional(),
   error: z.string().optional(),
+  /** Close the connection without answering. */
+  drop: z.boolean().optional(),
+  /** Answer 200 with a body cut short (not JSON). */
+  malformed: z.boolean().optional(),
 });
 
 export const scriptBodySchema = z.object({ replies: z.array(scriptedReplySchema) });
@@ -80,3 +93,18 @@ export type ScriptedReply = z.infer<typeof scriptedReplySchema>;
 /** A reply as written by a test: arguments may be omitted. */
 export type ScriptedReplyInput = z.input<typeof scriptedReplySchema>;
 export type FinishReason = z.infer<typeof finishReasonSchema>;
+
+/** vLLM's POST /tokenize takes chat messages (rendered by the chat template) or a plain prompt. */
+export const tokenizeChatSchema = z.looseObject({
+  messages: z.array(messageSchema),
+  tools: z.array(toolSchema).nullish(),
+  add_generation_prompt: z.boolean().nullish(),
+  return_token_strs: z.boolean().nullish(),
+});
+export const tokenizePromptSchema = z.looseObject({
+  prompt: z.string(),
+  add_special_tokens: z.boolean().nullish(),
+  return_token_strs: z.boolean().nullish(),
+});
+
+export const detokenizeRequestSchema = z.looseObject({ tokens: z.array(z.number().int().nonnegative()) });

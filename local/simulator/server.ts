@@ -1,8 +1,9 @@
-// The vLLM simulator: an OpenAI-compatible HTTP server with a deterministic policy and a reply script.
+// The vLLM simulator: an OpenAI-compatible HTTP server with a deterministic policy, a real tokenizer and a reply script.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { badRequest, handleChat, parseJson, zodProblem, type ChatState, type HttpResult } from "./chat.js";
-import { errorBody } from "./completion.js";
+import { badRequest, handleChat, parseJson, zodProblem, type ChatState, type GenerationRecord, type HttpResult } from "./chat.js";
+import { errorBody, type ReasoningField } from "./completion.js";
+import { faultSampler, type FaultOptions } from "./faults.js";
 import { latencySampler, type LatencySpec } from "./latency.js";
 import {
   scriptBodySchema,
@@ -10,6 +11,7 @@ import {
   type ChatCompletionRequest,
   type ScriptedReplyInput,
 } from "./schema.js";
+import { handleDetokenize, handleTokenize } from "./tokenize.js";
 
 export interface SimulatorLogger {
   info(message: string): void;
@@ -32,8 +34,21 @@ export interface SimulatorOptions {
   seed?: number;
   /** Context window reported by /v1/models and enforced on requests (default 32768). */
   maxModelLen?: number;
+  /** Errors, dropped connections and garbled bodies on a share of chat completions (none by default). */
+  faults?: FaultOptions;
+  /** A reasoning model: think before every answer unless told not to. Otherwise only when asked (default false). */
+  reasoning?: boolean;
+  /** The message field reasoning comes back in (default "reasoning_content", as vLLM before 0.16). */
+  reasoningField?: ReasoningField;
+  /** Answer `return_token_ids` with prompt and generation ids (default true); false acts as an older vLLM. */
+  supportsReturnTokenIds?: boolean;
+  /** Like `vllm serve --api-key`: /v1 routes answer 401 without `Authorization: Bearer <key>`. */
+  apiKey?: string;
   log?: SimulatorLogger;
 }
+
+/** What may change while the simulator runs. */
+export type SimulatorSettings = Pick<SimulatorOptions, "latencyMs" | "faults" | "reasoning" | "reasoningField" | "supportsReturnTokenIds">;
 
 export interface Simulator {
   /** Base URL without a trailing slash, e.g. http://127.0.0.1:8000 (the API is under /v1). */
@@ -42,9 +57,13 @@ export interface Simulator {
   readonly model: string;
   /** Chat completion requests received (valid ones), oldest first. */
   readonly requests: readonly ChatCompletionRequest[];
+  /** Every generation, oldest first: its prompt token ids, generated token ids and logprobs. */
+  readonly generations: readonly GenerationRecord[];
   /** Appends replies to the script; each chat completion consumes the oldest one. */
   script(...replies: ScriptedReplyInput[]): void;
-  /** Clears the script and the recorded requests, and restarts the latency sequence. */
+  /** Changes latency, faults or reasoning from now on (the sequences restart from the seed). */
+  configure(settings: SimulatorSettings): void;
+  /** Clears the script and the recorded requests, and restarts the latency and fault sequences. */
   reset(): void;
   /** Stops listening and drops open connections. */
   close(): Promise<void>;
@@ -67,6 +86,15 @@ function readBody(req: IncomingMessage): Promise<string | null> {
 
 function send(res: ServerResponse, result: HttpResult): void {
   if (res.destroyed) return;
+  if ("drop" in result) {
+    res.socket?.destroy();
+    return;
+  }
+  if ("malformed" in result) {
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(result.malformed);
+    return;
+  }
   if ("stream" in result) {
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
     for (const chunk of result.stream) res.write(`data: ${JSON.stringify(chunk)}\n\n`);
@@ -78,13 +106,14 @@ function send(res: ServerResponse, result: HttpResult): void {
   res.end(body);
 }
 
-const ROUTES = ["/health", "/v1/models", "/v1/chat/completions", "/simulator/script", "/simulator/requests"];
+const ROUTES = ["/health", "/v1/models", "/v1/chat/completions", "/tokenize", "/detokenize", "/simulator/script", "/simulator/requests"];
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const model = options.model ?? "edgegym-sim";
   const maxModelLen = options.maxModelLen ?? 32768;
   const log = options.log ?? silentLogger;
-  const latency = options.latencyMs ?? 0;
+  let latency = options.latencyMs ?? 0;
+  let faults = options.faults;
   const seed = options.seed ?? 1;
   const created = Math.floor(Date.now() / 1000);
   const closing = new AbortController();
@@ -93,12 +122,20 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     maxModelLen,
     script: [],
     requests: [],
+    generations: [],
     nextLatency: latencySampler(latency, seed),
+    nextFault: faultSampler(faults, seed),
+    reasoning: options.reasoning ?? false,
+    reasoningField: options.reasoningField ?? "reasoning_content",
+    supportsReturnTokenIds: options.supportsReturnTokenIds ?? true,
     signal: closing.signal,
   };
 
   async function route(method: string, path: string, req: IncomingMessage): Promise<HttpResult> {
     const key = `${method} ${path}`;
+    if (options.apiKey && path.startsWith("/v1/") && req.headers.authorization !== `Bearer ${options.apiKey}`) {
+      return { status: 401, json: errorBody(401, "Unauthorized") };
+    }
     if (key === "GET /health") return { status: 200, json: { status: "ok" } };
     if (key === "GET /v1/models") {
       const card = { id: model, object: "model", created, owned_by: "edgegym-simulator", max_model_len: maxModelLen };
@@ -117,6 +154,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const body = await readBody(req);
     if (body === null) return { status: 413, json: errorBody(413, "Request body too large") };
     if (path === "/v1/chat/completions") return handleChat(body, state);
+    if (path === "/tokenize") return handleTokenize(body, maxModelLen);
+    if (path === "/detokenize") return handleDetokenize(body);
 
     const json = parseJson(body);
     if (!json.ok) return badRequest("Invalid JSON in request body");
@@ -137,7 +176,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       })
       .then((result) => {
         send(res, result);
-        log.info(`${method} ${path} ${result.status} ${Date.now() - started}ms`);
+        log.info(`${method} ${path} ${"drop" in result ? "dropped" : result.status} ${Date.now() - started}ms`);
       });
   });
 
@@ -167,13 +206,27 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     get requests() {
       return [...state.requests];
     },
+    get generations() {
+      return [...state.generations];
+    },
     script(...replies) {
       state.script.push(...replies.map((reply) => scriptedReplySchema.parse(reply)));
+    },
+    configure(settings) {
+      if (settings.latencyMs !== undefined) latency = settings.latencyMs;
+      if (settings.faults !== undefined) faults = settings.faults;
+      if (settings.reasoning !== undefined) state.reasoning = settings.reasoning;
+      if (settings.reasoningField !== undefined) state.reasoningField = settings.reasoningField;
+      if (settings.supportsReturnTokenIds !== undefined) state.supportsReturnTokenIds = settings.supportsReturnTokenIds;
+      state.nextLatency = latencySampler(latency, seed);
+      state.nextFault = faultSampler(faults, seed);
     },
     reset() {
       state.script.length = 0;
       state.requests.length = 0;
+      state.generations.length = 0;
       state.nextLatency = latencySampler(latency, seed);
+      state.nextFault = faultSampler(faults, seed);
     },
     close() {
       closed ??= new Promise<void>((resolve) => {

@@ -14,11 +14,6 @@ export function messageText(message: ChatMessage): string {
   return "";
 }
 
-/** Approximate token count: words and punctuation marks, good enough for usage numbers. */
-export function countTokens(text: string): number {
-  return text.match(/[\p{L}\p{N}_]+|[^\p{L}\p{N}_\s]/gu)?.length ?? 0;
-}
-
 /** Lower-case words (letters, digits, apostrophes), in order. */
 export function words(text: string): string[] {
   return text.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? [];
