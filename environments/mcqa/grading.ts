@@ -1,5 +1,5 @@
 // MCQA answer extraction: the grading modes of NeMo Gym's mcqa server (boxed letter, option text, "Answer:" lines).
-import { pyIsAlpha, pyLen, pySplit, pyStrip, pyStripChars, PY_WHITESPACE } from "./python-text.js";
+import { pyIsAlpha, pyLen, pySplit, pyStrip, PY_WHITESPACE } from "../sdk/python/text.js";
 
 /** A row's `options`: single-key objects mapping a letter to its option text (null texts are ignored). */
 export type Options = Record<string, string | null>[] | null | undefined;
@@ -142,7 +142,7 @@ function ambiguousChoiceList(text: string, allowed: Set<string>): boolean {
 
 /** One allowed letter from an "Answer:" payload: the whole payload, its leading letter, or its last standalone capital. */
 export function choiceLetter(payload: string, allowed: Set<string>): string | null {
-  const candidate = pyStripChars(pyStrip(normalizeExtractedAnswer(payload)), "*_` \t\n\r.,;:");
+  const candidate = pyStrip(pyStrip(normalizeExtractedAnswer(payload)), "*_` \t\n\r.,;:");
   if (ambiguousChoiceList(candidate, allowed)) return null;
   let letter: string | undefined;
   if (pyLen(candidate) === 1) letter = candidate;

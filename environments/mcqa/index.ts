@@ -3,7 +3,7 @@ import type { Response } from "../../protocol/index.js";
 import { defineEnvironment, passAtK, z, type Environment } from "../sdk/index.js";
 import { allowedLetters, answerColon, answerColonMarkdown, matchOptionText, normalizeExtractedAnswer, normalizeForMatch, strictBoxedLetter, type Options } from "./grading.js";
 import { pythonFindall, PythonRegexError } from "./python-regex.js";
-import { pyIsAlpha, pyLen, pyStrip } from "./python-text.js";
+import { pyIsAlpha, pyLen, pyStrip } from "../sdk/python/text.js";
 
 /** Modes a row may ask for (NeMo Gym's MCQARunRequest.grading_mode). */
 const RowGradingMode = z.enum(["strict_single_letter_boxed", "lenient_boxed", "lenient_answer_colon"]);

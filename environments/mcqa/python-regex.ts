@@ -1,37 +1,26 @@
 // Python `re` patterns (datasets' template_metadata.output_regex) compiled to JS RegExp, with Python's findall.
-import { UnsupportedPythonRegex } from "./python-regex-lexer.js";
-import { Translator } from "./python-regex-translate.js";
+import { buildRegExp, translatePythonRegex, type TranslatedRegex } from "../sdk/python/regex.js";
 
-export { PythonRegexError, UnsupportedPythonRegex } from "./python-regex-lexer.js";
+export { PythonRegexError, UnsupportedPythonRegex } from "../sdk/python/regex.js";
 
-interface Compiled {
+interface Compiled extends TranslatedRegex {
   /** The pattern as a global search. */
   search: RegExp;
   /** Lazily built: a match at exactly lastIndex that is not empty (Python's must_advance after an empty match). */
   advance: RegExp | null;
   pattern: string;
-  ignoreCase: boolean;
-  groups: number;
 }
 
 const cache = new Map<string, Compiled>();
-
-function build(source: string, flags: string, pattern: string): RegExp {
-  try {
-    return new RegExp(source, flags);
-  } catch (error) {
-    throw new UnsupportedPythonRegex(`Python pattern ${JSON.stringify(pattern)} has no JS translation: ${(error as Error).message}`);
-  }
-}
+const flagsOf = (compiled: TranslatedRegex, mode: string) => `${mode}u${compiled.ignoreCase ? "i" : ""}`;
 
 /** Compile a Python pattern; throws PythonRegexError where Python's re.compile raises re.error. */
 export function compilePython(pattern: string, ignoreCase: boolean): Compiled {
   const key = `${ignoreCase ? "i" : "-"}${pattern}`;
   const hit = cache.get(key);
   if (hit) return hit;
-  const translator = new Translator(pattern, ignoreCase, 0);
-  const { source, flags } = translator.translate();
-  const compiled: Compiled = { search: build(source, flags, pattern), advance: null, pattern, ignoreCase, groups: translator.groups };
+  const translated = translatePythonRegex(pattern, { ignoreCase });
+  const compiled: Compiled = { ...translated, search: buildRegExp(translated.source, flagsOf(translated, "g"), pattern), advance: null, pattern };
   // Datasets reuse a handful of templates; the bound only keeps a hostile stream from growing it.
   if (cache.size >= 256) cache.clear();
   cache.set(key, compiled);
@@ -40,10 +29,8 @@ export function compilePython(pattern: string, ignoreCase: boolean): Compiled {
 
 /** The non-empty-match variant: group 1 holds the rest of the input, and the match may not end where it started. */
 function advanceRegex(compiled: Compiled): RegExp {
-  if (!compiled.advance) {
-    const { source, flags } = new Translator(compiled.pattern, compiled.ignoreCase, 1).translate();
-    compiled.advance = build(`(?=([\\s\\S]*))(?:${source})(?!\\1$)`, flags.replace("g", "y"), compiled.pattern);
-  }
+  // Python's groups are named, so the unnamed lookahead group is \1 and shifts no reference.
+  compiled.advance ??= buildRegExp(`(?=([\\s\\S]*))(?:${compiled.source})(?!\\1$)`, flagsOf(compiled, "y"), compiled.pattern);
   return compiled.advance;
 }
 
@@ -65,15 +52,12 @@ export function pythonFindall(pattern: string, text: string, ignoreCase: boolean
   let mustAdvance = false;
   while (position <= text.length) {
     let match: RegExpExecArray | null = null;
-    let offset = 0;
     if (mustAdvance) {
       const advance = advanceRegex(compiled);
       advance.lastIndex = position;
       match = advance.exec(text);
-      offset = 1;
     }
     if (!match) {
-      offset = 0;
       let from = mustAdvance ? position + (isLead(text.charCodeAt(position)) && isTrail(text.charCodeAt(position + 1)) ? 2 : 1) : position;
       for (;;) {
         if (from > text.length) break;
@@ -85,9 +69,11 @@ export function pythonFindall(pattern: string, text: string, ignoreCase: boolean
       }
     }
     if (!match) break;
+    const named = match.groups;
+    const group = (i: number) => named?.[`g${i}`] ?? "";
     if (groups === 0) found.push(match[0]);
-    else if (groups === 1) found.push(match[1 + offset] ?? "");
-    else found.push(match.slice(1 + offset, groups + 1 + offset).map((g) => g ?? ""));
+    else if (groups === 1) found.push(group(1));
+    else found.push(Array.from({ length: groups }, (_, i) => group(i + 1)));
     const end = match.index + match[0].length;
     mustAdvance = end === match.index;
     position = end;

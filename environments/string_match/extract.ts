@@ -1,6 +1,6 @@
 // Answer extraction for string_match: the assistant's text, then a boxed, "Answer:", last-line or whole-text answer.
 import type { Response } from "../../protocol/index.js";
-import { pyRstripChars, pySplitlines, pyStrip, PY_WHITESPACE } from "./python.js";
+import { pyRstrip, pySplitlines, pyStrip, PY_WHITESPACE } from "../sdk/python/text.js";
 
 export type ExtractionMode = "boxed" | "final_answer" | "last_line" | "full_response";
 
@@ -48,7 +48,7 @@ function extractFinalAnswer(text: string): string | null {
   if (!last) return null;
   const raw = pyStrip(last[1]!);
   const period = TRAILING_PERIOD.exec(raw);
-  return pyRstripChars(pyStrip(period ? raw.slice(0, period.index) : raw), ".");
+  return pyRstrip(pyStrip(period ? raw.slice(0, period.index) : raw), ".");
 }
 
 function extractLastLine(text: string): string | null {

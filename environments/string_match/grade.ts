@@ -1,5 +1,6 @@
 // NeMo RL's string-match grader as NeMo Gym runs it: normalise both sides, then try a ladder of equivalences.
-import { pyFloat, pyFloatRepr, pyLen, pyRstripChars, pySplit, pyStrip } from "./python.js";
+import { parsePyFloat as pyFloat, pyFloatRepr } from "../sdk/python/numbers.js";
+import { pyLen, pyRstrip, pySplit, pyStrip } from "../sdk/python/text.js";
 
 const US_STATES: [string, string][] = [
   ["district of columbia", "DC"],
@@ -87,7 +88,7 @@ function stripOuterQuotes(text: string): string {
 }
 
 function stripTrailingPunctuation(text: string): string {
-  return pyRstripChars(text, ".!?") || text;
+  return pyRstrip(text, ".!?") || text;
 }
 
 function normalizeFloat(text: string): string {

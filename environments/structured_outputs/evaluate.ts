@@ -5,9 +5,9 @@ import { tomlLoads } from "./formats/toml.js";
 import { xmlToDict } from "./formats/xml.js";
 import { yamlSafeLoad } from "./formats/yaml.js";
 import { jsonLoads } from "./python/json.js";
-import { pyStrip } from "./python/numbers.js";
+import { pyStrip } from "../sdk/python/text.js";
 import { PyError, describeError, isDict, pyTypeName, truncate, type PyValue } from "./python/value.js";
-import { validate } from "./jsonschema/validator.js";
+import { validate } from "./schema/validate.js";
 
 export const SCHEMA_TYPES = ["json", "yaml", "xml", "toml", "csv"] as const;
 export type SchemaType = (typeof SCHEMA_TYPES)[number];

@@ -1,8 +1,6 @@
 // Port of structured_outputs' compute_metrics: mean reward per format, problem type, schema representation and v4 knob.
 import type { VerifyResult } from "../sdk/metrics.js";
-
-/** Python truthiness for the fields read here (strings, numbers, booleans, None). */
-const truthy = (value: unknown) => value !== undefined && value !== null && value !== "" && value !== 0 && value !== false;
+import { pyTruthy as truthy } from "../sdk/python/values.js";
 
 /** str() of a JSON value as a group name: Python prints booleans as True/False and numbers without JS quirks. */
 function str(value: unknown): string {

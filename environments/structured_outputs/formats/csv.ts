@@ -1,131 +1,63 @@
-// list(csv.DictReader(io.StringIO(text))): CPython's csv reader state machine (excel dialect, non-strict) and DictReader.
+// list(csv.DictReader(io.StringIO(text))) with csv-parse: the excel dialect, non-strict, and DictReader's rest keys.
+import { CsvError, parse, type CastingContext } from "csv-parse/browser/esm/sync";
 import { PyError, type PyDict, type PyValue } from "../python/value.js";
 
 const FIELD_LIMIT = 131072;
-type State = "startRecord" | "startField" | "inField" | "inQuoted" | "quoteInQuoted" | "eatCrNl";
-const EOL = Symbol("end of line");
 
-class Reader {
-  private state: State = "startRecord";
-  private field = "";
-  private fields: string[] = [];
-  private readonly lines: string[];
-  private next = 0;
+interface Field {
+  value: string;
+  quoted: boolean;
+}
 
-  constructor(text: string) {
-    // io.StringIO splits lines after "\n" only (a lone "\r" stays inside a line), keeping the terminator.
-    this.lines = text.split(/(?<=\n)/).filter((line) => line !== "");
+const OPTIONS = {
+  relax_quotes: true,
+  relax_column_count: true,
+  skip_empty_lines: true,
+  // Python ends a record at "\n" or "\r\n"; a lone "\r" is checked below.
+  record_delimiter: ["\r\n", "\n"],
+  cast: (value: string, context: CastingContext): Field => ({ value, quoted: context.quoting }),
+};
+
+/** csv-parse's records, blank lines skipped; a quote left open runs to the end of the text, as Python's non-strict reader keeps it. */
+function records(text: string): Field[][] {
+  // csv-parse's types say string[][] without `columns`; `cast` makes every cell a Field.
+  const fields = (input: string) => parse(input, OPTIONS) as unknown as Field[][];
+  try {
+    return fields(text);
+  } catch (error) {
+    if (error instanceof CsvError && error.code === "CSV_QUOTE_NOT_CLOSED") return fields(`${text}"`);
+    throw error;
   }
+}
 
-  private save(): void {
-    this.fields.push(this.field);
-    this.field = "";
-  }
+function csvError(message: string): PyError {
+  return new PyError("Error", message);
+}
 
-  private add(c: string): void {
-    if (this.field.length >= FIELD_LIMIT) throw new PyError("Error", `field larger than field limit (${FIELD_LIMIT})`);
-    this.field += c;
-  }
-
-  private process(c: string | typeof EOL): void {
-    const newline = c === "\n" || c === "\r";
-    switch (this.state) {
-      case "startRecord":
-        if (c === EOL) return;
-        if (newline) {
-          this.state = "eatCrNl";
-          return;
-        }
-        this.state = "startField";
-      // falls through: a normal character starts the first field
-      case "startField":
-        if (newline || c === EOL) {
-          this.save();
-          this.state = c === EOL ? "startRecord" : "eatCrNl";
-        } else if (c === '"') this.state = "inQuoted";
-        else if (c === ",") this.save();
-        else {
-          this.add(c);
-          this.state = "inField";
-        }
-        return;
-      case "inField":
-        if (newline || c === EOL) {
-          this.save();
-          this.state = c === EOL ? "startRecord" : "eatCrNl";
-        } else if (c === ",") {
-          this.save();
-          this.state = "startField";
-        } else this.add(c);
-        return;
-      case "inQuoted":
-        if (c === EOL) return;
-        if (c === '"') this.state = "quoteInQuoted";
-        else this.add(c);
-        return;
-      case "quoteInQuoted":
-        if (c === '"') {
-          this.add(c);
-          this.state = "inQuoted";
-        } else if (c === ",") {
-          this.save();
-          this.state = "startField";
-        } else if (newline || c === EOL) {
-          this.save();
-          this.state = c === EOL ? "startRecord" : "eatCrNl";
-        } else {
-          // Non-strict: text after a closing quote joins the field (`"ab"c` reads as abc).
-          this.add(c);
-          this.state = "inField";
-        }
-        return;
-      case "eatCrNl":
-        if (newline) return;
-        if (c === EOL) {
-          this.state = "startRecord";
-          return;
-        }
-        throw new PyError("Error", "new-line character seen in unquoted field - do you need to open the file with newline=''?");
-    }
-  }
-
-  /** The next record, [] for a blank line, undefined at the end of the input. */
-  row(): string[] | undefined {
-    this.fields = [];
-    this.field = "";
-    this.state = "startRecord";
-    do {
-      const line = this.lines[this.next++];
-      if (line === undefined) {
-        // The input ends inside a record: a non-strict reader keeps what it has.
-        if (this.field !== "" || (this.state as State) === "inQuoted") {
-          this.save();
-          return this.fields;
-        }
-        return undefined;
-      }
-      for (const c of line) this.process(c);
-      this.process(EOL);
-    } while (this.state !== "startRecord");
-    return this.fields;
-  }
+/**
+ * Python's reader ends a record at any "\r" outside quotes, and then accepts only more "\r"s before the line's
+ * "\n" (io.StringIO splits lines at "\n" only): so "\r"s may only close a record's unquoted last field.
+ */
+function pythonRow(fields: Field[]): string[] {
+  return fields.map(({ value, quoted }, i) => {
+    if (quoted) return value;
+    const kept = i === fields.length - 1 ? value.replace(/\r+$/, "") : value;
+    if (kept.includes("\r")) throw csvError("new-line character seen in unquoted field - do you need to open the file with newline=''?");
+    return kept;
+  });
 }
 
 /** Each row a dict keyed by the header; extra cells go under the key None, missing cells are None. */
 export function csvDictRows(text: string): PyValue[] {
-  const reader = new Reader(text);
-  const header = reader.row();
+  const rows = records(text).map(pythonRow);
+  for (const row of rows) if (row.some((field) => [...field].length > FIELD_LIMIT)) throw csvError(`field larger than field limit (${FIELD_LIMIT})`);
+  // DictReader takes the first line as the header even when it is blank (then every row is a rest list under None).
+  const [header, ...body] = /^\r*(?:\n|$)/.test(text) ? [[], ...rows] : rows;
   if (header === undefined) return [];
-  const rows: PyValue[] = [];
-  for (let row = reader.row(); row !== undefined; row = reader.row()) {
-    if (row.length === 0) continue;
+  return body.map((row) => {
     const dict: PyDict = new Map();
-    header.forEach((name, i) => {
-      if (i < row.length) dict.set(name, row[i]!);
-    });
+    header.forEach((name, i) => dict.set(name, i < row.length ? row[i]! : null));
     if (header.length < row.length) dict.set(null, row.slice(header.length));
-    for (const name of header.slice(row.length)) dict.set(name, null);
-    rows.push(dict);
-  }
-  return rows;
+    return dict;
+  });
 }

@@ -1,9 +1,9 @@
 // xmltodict.parse (expat underneath) with fast-xml-parser: {root: …}, "@attr" keys, "#text", repeated tags as lists.
-// Well-formedness: xml-wellformed.ts for what expat refuses lexically, then fast-xml-parser's validator for nesting.
+// Well-formedness: fast-xml-parser's XMLValidator, plus the two lexical rules of expat's it lets through that are
+// cheap to state exactly (characters XML forbids; "]]>" in text). README lists the rarer differences.
 import { XMLParser, XMLValidator } from "fast-xml-parser";
-import { pyStrip } from "../python/numbers.js";
+import { pyStrip } from "../../sdk/python/text.js";
 import { PyError, type PyDict, type PyValue } from "../python/value.js";
-import { checkWellFormed } from "./xml-wellformed.js";
 
 const parser = new XMLParser({
   preserveOrder: true,
@@ -26,6 +26,21 @@ const PREDEFINED: Record<string, string> = { lt: "<", gt: ">", amp: "&", quot: '
 /** An ExpatError where the position is not known here (entity references) or comes from fast-xml-parser. */
 function expat(message: string, line?: number, column?: number): PyError {
   return new PyError("ExpatError", line === undefined ? message : `${message}: line ${line}, column ${column ?? 0}`);
+}
+
+// C0 controls other than tab, newline and CR, U+FFFE/U+FFFF and lone surrogates are not XML characters anywhere.
+const INVALID_CHARACTER = /[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** An ExpatError at an index of the text, with expat's "line N, column M" (column counted in code points from 0). */
+function expatAt(text: string, message: string, index: number): PyError {
+  const before = text.slice(0, index);
+  return expat(message, before.split("\n").length, [...before.slice(before.lastIndexOf("\n") + 1)].length);
+}
+
+/** "]]>" may not stand in character data. */
+function noCdataEnd(text: string): string {
+  if (text.includes("]]>")) throw expat("not well-formed (invalid token)");
+  return text;
 }
 
 function isXmlChar(cp: number): boolean {
@@ -72,7 +87,7 @@ function element(attributes: unknown, children: Ordered[]): PyValue {
   let data = "";
   for (const child of children) {
     const tag = tagOf(child);
-    if (tag === "#text") data += decode(String(child[tag]));
+    if (tag === "#text") data += decode(noCdataEnd(String(child[tag])));
     else if (tag === "#cdata") data += (child[tag] as Ordered[]).map((part) => String(part["#text"] ?? "")).join("");
     else if (tag === "#comment" || tag.startsWith("?")) continue;
     else item = push(item, tag, element(child[":@"], child[tag] as Ordered[]));
@@ -87,13 +102,14 @@ function element(attributes: unknown, children: Ordered[]): PyValue {
 export function xmlToDict(source: string): PyValue {
   // expat turns \r\n and lone \r into \n before anything else sees the text.
   const text = source.replace(/\r\n?/g, "\n");
-  const markup = checkWellFormed(text);
+  const invalid = INVALID_CHARACTER.exec(text);
+  if (invalid) throw expatAt(text, "not well-formed (invalid token)", invalid.index);
   // xmltodict's default disable_entities=True refuses entity declarations outright.
   if (/<!DOCTYPE[^>[]*\[[\s\S]*<!ENTITY/.test(text)) throw new PyError("ValueError", "entities are disabled");
-  const valid = XMLValidator.validate(markup, { allowBooleanAttributes: false });
+  const valid = XMLValidator.validate(text, { allowBooleanAttributes: false });
   if (valid !== true) throw expat(valid.err.msg, valid.err.line, Math.max(0, (valid.err.col ?? 1) - 1));
 
-  const roots = (parser.parse(markup) as Ordered[]).filter((node) => {
+  const roots = (parser.parse(text) as Ordered[]).filter((node) => {
     const tag = tagOf(node);
     return !tag.startsWith("?") && !tag.startsWith("#");
   });

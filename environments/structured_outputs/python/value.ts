@@ -1,4 +1,5 @@
 // Python values as NeMo Gym's parsers produce them: dicts keep non-string keys, dates and bytes are not JSON.
+import { pyFloatRepr } from "../../sdk/python/numbers.js";
 
 /** A value with no JSON counterpart (date, datetime, time, bytes, set, tuple): it fails every JSON Schema `type`. */
 export class PyOpaque {
@@ -37,37 +38,6 @@ export function pyTypeName(value: PyValue): string {
   return value.pyType;
 }
 
-/**
- * jsonschema's `equal` (enum, const, uniqueItems): Python == except that booleans only equal booleans.
- * Numbers compare by value, so 1 == 1.0.
- */
-export function schemaEqual(a: PyValue, b: PyValue): boolean {
-  if (a === b) return true;
-  if (typeof a === "string" || typeof b === "string") return false;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => schemaEqual(x, b[i]!));
-  if (isDict(a) && isDict(b)) {
-    if (a.size !== b.size) return false;
-    for (const [key, value] of a) if (!b.has(key) || !schemaEqual(value, b.get(key)!)) return false;
-    return true;
-  }
-  if (a instanceof PyOpaque && b instanceof PyOpaque) return a.pyType === b.pyType && a.repr === b.repr;
-  return false;
-}
-
-/** Python's repr of a float: shortest round-trip digits, exponent form outside 1e-4 ≤ |x| < 1e16. */
-function floatRepr(x: number): string {
-  if (Number.isNaN(x)) return "nan";
-  if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
-  if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
-  const [mantissa, exponentText] = x.toExponential().split("e") as [string, string];
-  const exponent = Number(exponentText);
-  if (exponent < -4 || exponent >= 16) {
-    return `${mantissa}e${exponent < 0 ? "-" : "+"}${String(Math.abs(exponent)).padStart(2, "0")}`;
-  }
-  const fixed = x.toFixed(Math.max(0, mantissa.replace(/^-/, "").replace(".", "").length - 1 - exponent));
-  return fixed.includes(".") ? fixed : `${fixed}.0`;
-}
-
 /** Python's repr of a str: single quotes unless the text has ' and no ", non-printables escaped. */
 function strRepr(text: string): string {
   const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
@@ -89,7 +59,7 @@ function strRepr(text: string): string {
 export function pyRepr(value: PyValue, seen: Set<object> = new Set()): string {
   if (value === null) return "None";
   if (typeof value === "boolean") return value ? "True" : "False";
-  if (typeof value === "number") return Number.isInteger(value) && Math.abs(value) < 1e16 ? String(value) : floatRepr(value);
+  if (typeof value === "number") return Number.isInteger(value) && Math.abs(value) < 1e16 ? String(value) : pyFloatRepr(value);
   if (typeof value === "string") return strRepr(value);
   if (value instanceof PyOpaque) return value.repr;
   // A YAML alias can make a list or dict contain itself; Python prints the inner one as [...] / {...}.

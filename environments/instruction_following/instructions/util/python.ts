@@ -1,18 +1,15 @@
 // Python semantics the IFEval checkers rely on: str methods, truthiness, comparisons, and Unicode-aware
 // regex pieces (Python's \w, \s and \b are Unicode-aware; JavaScript's \b and \w are ASCII-only).
+import { PY_WHITESPACE, PY_WORD, pyLstrip, pyRstrip, pySplit, pyStrip } from "../../../sdk/python/text.js";
+import { wordBoundary } from "../../../sdk/python/regex-lexer.js";
+import { pyEqual, pyTruthy } from "../../../sdk/python/values.js";
 
 /** Python's `\w` (and str.isalnum() plus "_"): letters, numbers and the underscore. */
-export const WORD = String.raw`\p{L}\p{N}_`;
+export const WORD = PY_WORD;
 /** Python's `\s` and str.isspace(): Unicode whitespace (JavaScript's \s adds U+FEFF and misses U+001C–U+001F, U+0085). */
-export const WS = String.raw`\t\n\v\f\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000`;
+export const WS = PY_WHITESPACE;
 /** Python's `\b` (Unicode): between a word character and a non-word character. */
-export const BOUNDARY = `(?:(?<=[${WORD}])(?![${WORD}])|(?<![${WORD}])(?=[${WORD}]))`;
-/** Python's `\B` (which, before Python 3.14, never matches in an empty string). */
-export const NON_BOUNDARY = `(?:(?<=[${WORD}])(?=[${WORD}])|(?<![${WORD}])(?![${WORD}])(?:(?<=[\\s\\S])|(?=[\\s\\S])))`;
-
-const LEADING_WS = new RegExp(`^[${WS}]+`, "u");
-const TRAILING_WS = new RegExp(`[${WS}]+$`, "u");
-const WS_RUN = new RegExp(`[${WS}]+`, "u");
+export const BOUNDARY = wordBoundary(`[${WORD}]`, false);
 
 /** An exception as Python would raise it; the verifier catches it and marks the instruction as not followed. */
 export class PyError extends Error {
@@ -25,33 +22,13 @@ export class PyError extends Error {
   }
 }
 
-/** str.strip() / str.strip(chars). */
-export function strip(s: string, chars?: string): string {
-  return rstrip(lstrip(s, chars), chars);
-}
-
-export function lstrip(s: string, chars?: string): string {
-  if (chars === undefined) return s.replace(LEADING_WS, "");
-  const set = new Set(chars);
-  const cps = [...s];
-  let i = 0;
-  while (i < cps.length && set.has(cps[i]!)) i++;
-  return cps.slice(i).join("");
-}
-
-export function rstrip(s: string, chars?: string): string {
-  if (chars === undefined) return s.replace(TRAILING_WS, "");
-  const set = new Set(chars);
-  const cps = [...s];
-  let j = cps.length;
-  while (j > 0 && set.has(cps[j - 1]!)) j--;
-  return cps.slice(0, j).join("");
-}
+/** str.strip() / str.strip(chars), and the one-sided forms. */
+export const strip = pyStrip;
+export const lstrip = pyLstrip;
+export const rstrip = pyRstrip;
 
 /** str.split() with no separator: runs of whitespace, no empty strings. */
-export function split(s: string): string[] {
-  return s.split(WS_RUN).filter((part) => part !== "");
-}
+export const split = pySplit;
 
 /** str.removeprefix / str.removesuffix. */
 export function removePrefix(s: string, prefix: string): string {
@@ -81,12 +58,7 @@ export function isLower(s: string): boolean {
 }
 
 /** Python truthiness of a JSON value. */
-export function truthy(value: unknown): boolean {
-  if (value === null || value === undefined || value === false || value === 0 || value === "") return false;
-  if (Array.isArray(value)) return value.length > 0;
-  if (typeof value === "object") return Object.keys(value).length > 0;
-  return true;
-}
+export const truthy = pyTruthy;
 
 /** A JSON value as a Python number (bool is an int), or undefined. */
 function asNumber(value: unknown): number | undefined {
@@ -124,17 +96,7 @@ export function gt(a: unknown, b: unknown): boolean {
 }
 
 /** Python's `==` on JSON values (1 == 1.0 == True). */
-export function eq(a: unknown, b: unknown): boolean {
-  const x = asNumber(a);
-  const y = asNumber(b);
-  if (x !== undefined && y !== undefined) return x === y;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((v, i) => eq(v, b[i]));
-  if (a && b && typeof a === "object" && typeof b === "object" && !Array.isArray(a) && !Array.isArray(b)) {
-    const ka = Object.keys(a);
-    return ka.length === Object.keys(b).length && ka.every((k) => k in b && eq((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
-  }
-  return (a ?? null) === (b ?? null);
-}
+export const eq = (a: unknown, b: unknown): boolean => pyEqual(a, b);
 
 /** Python orders strings by code point; JavaScript's default comparison is by UTF-16 unit. */
 export function compareStrings(a: string, b: string): number {

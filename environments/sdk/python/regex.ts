@@ -1,0 +1,73 @@
+// Python `re` patterns run in JavaScript: one translator (Python's syntax, errors and Unicode semantics) for every environment.
+// Kept: Unicode \w \s \d \b, `.` excluding only "\n", `$` before a final newline, `{` literal unless a repeat, possessive
+// repeats and atomic groups (3.11+), named groups, verbose/ASCII/scoped flags, fixed-width lookbehinds, and Python's
+// errors as PythonRegexError. Valid Python without a JS form (scoped ignore-case, (?a) with (?i), conditionals, \N{…})
+// raises UnsupportedPythonRegex.
+import { PythonRegexError, UnsupportedPythonRegex, type Flags } from "./regex-lexer.js";
+import { Translator } from "./regex-translate.js";
+
+export { PythonRegexError, UnsupportedPythonRegex } from "./regex-lexer.js";
+
+export interface PythonRegexOptions {
+  /** re.IGNORECASE */
+  ignoreCase?: boolean;
+  /** re.MULTILINE */
+  multiline?: boolean;
+  /** re.DOTALL */
+  dotAll?: boolean;
+}
+
+/** A translated pattern: JS u-mode source; Python group n is the JS named group `g<n>`. */
+export interface TranslatedRegex {
+  source: string;
+  /** Whether the JS regex needs the i flag (re.IGNORECASE given or a leading (?i)). */
+  ignoreCase: boolean;
+  /** Capturing groups of the Python pattern. */
+  groups: number;
+  /** Python group names → group numbers. */
+  names: ReadonlyMap<string, number>;
+}
+
+/** Translates a Python pattern; throws PythonRegexError where re.compile raises, UnsupportedPythonRegex where JS cannot follow. */
+export function translatePythonRegex(pattern: string, options: PythonRegexOptions = {}): TranslatedRegex {
+  const flags: Partial<Flags> = { ignoreCase: options.ignoreCase ?? false, multiline: options.multiline ?? false, dotAll: options.dotAll ?? false };
+  const translator = new Translator(pattern, flags);
+  const source = translator.translate();
+  return { source, ignoreCase: translator.flags.ignoreCase, groups: translator.groups, names: translator.names };
+}
+
+/** new RegExp(source, flags), where a failure means the translation is outside what the JS engine takes. */
+export function buildRegExp(source: string, flags: string, pattern: string): RegExp {
+  try {
+    return new RegExp(source, flags);
+  } catch (error) {
+    throw new UnsupportedPythonRegex(`Python pattern ${JSON.stringify(pattern)} has no JS translation: ${(error as Error).message}`);
+  }
+}
+
+export interface CompiledPythonRegex extends TranslatedRegex {
+  /** The pattern as a JS RegExp with the u flag, i when needed, and `extraFlags` ("g", "y"). */
+  regex: RegExp;
+}
+
+const cache = new Map<string, CompiledPythonRegex>();
+
+/**
+ * Translated and compiled, cached by pattern, options and extra flags (patterns come from request data: the bound
+ * keeps a long-lived isolate small). A global or sticky RegExp is shared: callers set lastIndex before each use.
+ */
+export function compilePythonRegex(pattern: string, options: PythonRegexOptions = {}, extraFlags = ""): CompiledPythonRegex {
+  const key = `${options.ignoreCase ? "i" : ""}${options.multiline ? "m" : ""}${options.dotAll ? "s" : ""}/${extraFlags}/${pattern}`;
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const translated = translatePythonRegex(pattern, options);
+  const compiled = { ...translated, regex: buildRegExp(translated.source, `${extraFlags}u${translated.ignoreCase ? "i" : ""}`, pattern) };
+  if (cache.size >= 500) cache.clear();
+  cache.set(key, compiled);
+  return compiled;
+}
+
+/** Whether an error is one this module raises for a pattern (Python's re.error, or no JS translation). */
+export function isPythonRegexFailure(error: unknown): error is PythonRegexError | UnsupportedPythonRegex {
+  return error instanceof PythonRegexError || error instanceof UnsupportedPythonRegex;
+}

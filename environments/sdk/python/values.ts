@@ -1,0 +1,35 @@
+// Python's truthiness and == on JSON-like values (bool is an int, 1 == 1.0 == True, containers item by item).
+
+/** A Python number's value: numbers, and booleans as 0 and 1; undefined for anything else. */
+export type AsNumber = (value: unknown) => number | undefined;
+
+const plainNumber: AsNumber = (value) => (typeof value === "number" ? value : typeof value === "boolean" ? Number(value) : undefined);
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * Python's `a == b`. Containers compare items by identity first, as CPython does (so a list holding NaN equals
+ * itself); undefined counts as None. `asNumber` lets a caller's own float wrapper compare as its value.
+ */
+export function pyEqual(a: unknown, b: unknown, asNumber: AsNumber = plainNumber): boolean {
+  if (a === b && typeof a === "object") return true;
+  const x = asNumber(a);
+  const y = asNumber(b);
+  if (x !== undefined || y !== undefined) return x === y;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => pyEqual(v, b[i], asNumber));
+  }
+  if (isRecord(a) && isRecord(b)) {
+    const keys = Object.keys(a);
+    return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && pyEqual(a[k], b[k], asNumber));
+  }
+  return (a ?? null) === (b ?? null);
+}
+
+/** Python truthiness of a JSON value: None, False, 0, "", [] and {} are false. */
+export function pyTruthy(value: unknown): boolean {
+  if (value === null || value === undefined || value === false || value === 0 || value === "") return false;
+  if (Array.isArray(value)) return value.length > 0;
+  if (typeof value === "object") return Object.keys(value).length > 0;
+  return true;
+}
