@@ -38,17 +38,15 @@ describe("prefixSampleStds", () => {
 });
 
 describe("scale", () => {
-  it("handles 10,000 rollouts of one task in linear time", () => {
+  it("gives exact pass@k and means over 10,000 rollouts of one task", () => {
     const responses: VerifyResult[] = Array.from({ length: 10_000 }, (_, i) => ({
       _ng_rollout_index: i,
       reward: i === 0 ? 1 : 0,
       ans: String(i % 3),
       response: { usage: { output_tokens: i } },
     }));
-    const started = performance.now();
+    // Speed is the bench's to measure; here, that the unbiased estimator stays exact at this size.
     const result = aggregateMetrics(responses, { answerKey: "ans" });
-    // Generous bound: the point is to catch a tasks x max_k or k^2 loop, which takes minutes here.
-    expect(performance.now() - started).toBeLessThan(20_000);
     expect(result.agent_metrics["pass@5000/accuracy"]).toBeCloseTo(50, 9); // k / n with one correct
     expect(result.agent_metrics["mean/output_tokens"]).toBe(4999.5); // (0 + ... + 9999) / 10000
     expect(result.key_metrics["pass@10000/accuracy"]).toBe(100);
