@@ -5,7 +5,7 @@ import { collectJob } from "./cli/collect-jobs.js";
 import { formatProblem } from "./cli/dataset.js";
 import { GatewayClient } from "./cli/gateway-client.js";
 import { progressBar } from "./cli/progress.js";
-import { metricsTable, type TableColumn } from "./cli/table.js";
+import { summaryTable, type TableColumn } from "./cli/table.js";
 import { modelFromEnv, startLocal } from "./emulation.js";
 import { exampleDataset } from "./environments.js";
 import { PROJECT_ROOT } from "./paths.js";
@@ -39,7 +39,7 @@ try {
   await local.stop();
 }
 
-process.stdout.write(`\n${metricsTable(columns)}\n\n`);
-process.stdout.write(`scored rollouts, failures and metrics in ${path.relative(process.cwd(), outDir) || "."}/\n`);
+process.stdout.write(`\n${summaryTable(columns)}\n\n`);
+process.stdout.write(`scored rollouts, failures and every metric in ${path.relative(process.cwd(), outDir) || "."}/ (<env>.jsonl, <env>.metrics.json)\n`);
 process.stdout.write(`done in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
 if (columns.some((c) => c.rollouts === 0)) process.exitCode = 1;
