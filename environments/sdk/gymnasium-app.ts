@@ -1,18 +1,13 @@
 // The Hono app of a gymnasium environment: NeMo Gym's GymnasiumServer protocol (/reset, /step, /aggregate_metrics) plus /tools and /close.
+import { answerOperation } from "./answer.js";
 import { Hono, type Context } from "hono";
-import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { AggregateMetricsRequest, parseOr400 } from "../../protocol/index.js";
 import type { EnvironmentEnv } from "../../functions/bindings.js";
 import { notFound, onError, readJson } from "../../functions/shared/http.js";
-import type { EnvironmentSessionRpc } from "./durable-types.js";
 import { useResetStep, type GymnasiumEnvironment } from "./gymnasium.js";
 import { performGymnasium, type GymnasiumOperation } from "./gymnasium-perform.js";
-import { judgeThrough } from "./judge.js";
 import { aggregateMetrics } from "./metrics.js";
-import { noState, type Outcome } from "./perform.js";
-import { SESSION_HEADER, newSessionId, sessionCookie, sessionIdOf } from "./session.js";
 
-const OPERATION_TIMEOUT_MS = 60_000;
 
 type AppContext = Context<{ Bindings: EnvironmentEnv }>;
 
@@ -51,23 +46,8 @@ export function gymnasiumApp(environment: GymnasiumEnvironment) {
     });
   }
 
-  async function run(c: AppContext, operation: GymnasiumOperation) {
-    const body = await readJson(c);
-    const carried = sessionIdOf(c.req.raw.headers);
-    const sessionId = carried ?? newSessionId();
-    let outcome: Outcome;
-    if (environment.stateful) {
-      if (!c.env.SESSIONS) throw new Error(`${environment.name} is stateful but its Worker has no SESSIONS binding`);
-      const stub = c.env.SESSIONS.get(c.env.SESSIONS.idFromName(sessionId)) as unknown as EnvironmentSessionRpc;
-      outcome = await stub.perform(operation, body, sessionId);
-    } else {
-      const signal = AbortSignal.any([c.req.raw.signal, AbortSignal.timeout(OPERATION_TIMEOUT_MS)]);
-      outcome = await performGymnasium(environment, operation, body, { sessionId, state: noState, signal, judge: judgeThrough(c.env.JUDGE, signal) });
-    }
-    c.header(SESSION_HEADER, sessionId);
-    if (!carried) c.header("set-cookie", sessionCookie(sessionId));
-    return c.json(outcome.body, outcome.status as ContentfulStatusCode);
-  }
+  const run = (c: AppContext, operation: GymnasiumOperation) =>
+    answerOperation(c, environment, operation, (body, ctx) => performGymnasium(environment, operation, body, ctx));
 
   routes.post("/reset", (c) => run(c, { kind: "reset" }));
   routes.post("/step", (c) => run(c, { kind: "step" }));
