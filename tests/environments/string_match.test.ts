@@ -6,7 +6,7 @@ import { extractAnswer } from "../../environments/string_match/extract.js";
 import { answersMatch, gradeStringMatch } from "../../environments/string_match/grade.js";
 import { noState, perform } from "../../environments/sdk/perform.js";
 import type { Judge } from "../../environments/sdk/index.js";
-import { fixtureRollouts, fixtureRows } from "../helpers/fixtures.js";
+import { recordedRolloutsMatch } from "../helpers/parity.js";
 import { postJson, startTestLocal } from "../helpers/local.js";
 
 const NAME = "string_match";
@@ -18,38 +18,9 @@ afterAll(async () => {
   await local?.stop();
 });
 
-/** JSON with sorted keys: NeMo Gym's records re-serialise content parts in another key order than the rows. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  if (value && typeof value === "object") {
-    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value);
-}
-const inputOf = (row: Record<string, unknown>) => canonical(((row.responses_create_params as { input: { role?: string; content?: unknown }[] }).input).map((m) => [m.role, m.content]));
-
-/** A recorded rollout with its example row's task fields (the records drop extraction_mode and case_sensitive). */
-function withTaskFields(record: Record<string, unknown>): Record<string, unknown> {
-  const row = fixtureRows(NAME).find((r) => inputOf(r) === inputOf(record));
-  if (!row) throw new Error("no example row matches a recorded rollout");
-  const { responses_create_params: _params, ...task } = row;
-  return { ...task, ...record };
-}
-
-function verdict(record: Record<string, unknown>): Record<string, unknown> {
-  const { responses_create_params: _p, response: _r, _ng_task_index: _t, _ng_rollout_index: _ri, agent_ref: _a, ...rest } = record;
-  return rest;
-}
 
 describe("parity with NeMo Gym's recorded rollouts (workerd)", () => {
-  it.each(fixtureRollouts(NAME).map((record, i) => [i, record] as const))("recorded rollout %i: same reward and fields", async (_i, record) => {
-    const { reward: _reward, ...request } = withTaskFields(record);
-    const answer = await postJson(`${local.url}/v1/environments/${NAME}/verify`, request);
-    expect(answer.status).toBe(200);
-    expect(answer.body.reward).toBe(record.reward);
-    for (const [key, value] of Object.entries(verdict(record))) expect(answer.body[key], key).toEqual(value);
-  });
+  recordedRolloutsMatch(NAME, () => local);
 });
 
 const message = (text: string, role = "assistant") => ({ id: "msg", type: "message", role, status: "completed", content: [{ annotations: [], text, type: "output_text" }] });

@@ -4,7 +4,7 @@ import type { Local } from "../../local/emulation.js";
 import xlamFc from "../../environments/xlam_fc/index.js";
 import { noState, perform } from "../../environments/sdk/perform.js";
 import type { Judge } from "../../environments/sdk/index.js";
-import { fixtureRollouts, fixtureRows, inputKey } from "../helpers/fixtures.js";
+import { recordedRolloutsMatch } from "../helpers/parity.js";
 import { postJson, startTestLocal } from "../helpers/local.js";
 
 const NAME = "xlam_fc";
@@ -16,27 +16,8 @@ afterAll(async () => {
   await local?.stop();
 });
 
-/** A recorded rollout with its example row's task fields (the records drop expected_answers). */
-function withTaskFields(record: Record<string, unknown>): Record<string, unknown> {
-  const row = fixtureRows(NAME).find((r) => inputKey(r) === inputKey(record));
-  if (!row) throw new Error("no example row matches a recorded rollout");
-  const { responses_create_params: _params, ...task } = row;
-  return { ...task, ...record };
-}
-
-function verdict(record: Record<string, unknown>): Record<string, unknown> {
-  const { responses_create_params: _p, response: _r, _ng_task_index: _t, _ng_rollout_index: _ri, agent_ref: _a, ...rest } = record;
-  return rest;
-}
-
 describe("parity with NeMo Gym's recorded rollouts (workerd)", () => {
-  it.each(fixtureRollouts(NAME).map((record, i) => [i, record] as const))("recorded rollout %i: same reward and fields", async (_i, record) => {
-    const { reward: _reward, ...request } = withTaskFields(record);
-    const answer = await postJson(`${local.url}/v1/environments/${NAME}/verify`, request);
-    expect(answer.status).toBe(200);
-    expect(answer.body.reward).toBe(record.reward);
-    for (const [key, value] of Object.entries(verdict(record))) expect(answer.body[key], key).toEqual(value);
-  });
+  recordedRolloutsMatch(NAME, () => local);
 });
 
 let callId = 0;
