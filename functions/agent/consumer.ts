@@ -78,7 +78,14 @@ async function runOne(env: AgentEnv, message: Message<unknown>, body: RolloutMes
     const parsed = DatasetRow.safeParse(materialized);
     if (!parsed.success) throw new RolloutFailure("invalid_row", `row ${body.task_index} is not a dataset row: ${parsed.error.message}`);
     const { record, environment: resolved } = await executeRow(env, parsed.data);
-    await sendResult(env, { ...base, environment: resolved, kind: "rollout" }, record);
+    // A verifier's own failure (NeMo Gym's judge_failed) is a failure record: out of the metrics, retried on resume.
+    const failureClass = record._ng_failure_class;
+    if (typeof failureClass === "string") {
+      const failure = { ...record, failure_class: failureClass, message: String(record._ng_failure_judge_error ?? failureClass), attempts: message.attempts };
+      await sendResult(env, { ...base, environment: resolved, kind: "failure" }, failure);
+    } else {
+      await sendResult(env, { ...base, environment: resolved, kind: "rollout" }, record);
+    }
     message.ack();
   } catch (error) {
     const failure = error instanceof EdgegymError ? error : new EdgegymError(500, "internal_error", error instanceof Error ? error.message : String(error));

@@ -162,10 +162,12 @@ export class Job extends DurableObject<WriterEnv> implements JobRpc {
     return this.describe(meta);
   }
 
-  /** Every (task, repeat) without a result; the job runs again until they have one. */
+  /** Every (task, repeat) without a scored rollout; failures are forgotten and tried again, as NeMo Gym retries them on resume. */
   async resume(): Promise<{ info: JobInfo; missing: [number, number][]; tasks: number[] } | null> {
     const meta = this.meta();
     if (!meta) return null;
+    // Their lines stay in the failure objects, but only listed ids are ever read back: no stale failure reappears.
+    this.sql.exec(`DELETE FROM results WHERE kind = 'failure'`);
     const have = new Set(this.sql.exec<{ rollout_id: string }>(`SELECT rollout_id FROM results`).toArray().map((r) => r.rollout_id));
     const missing: [number, number][] = [];
     for (const task of meta.config.tasks) {

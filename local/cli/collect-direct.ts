@@ -91,6 +91,12 @@ export async function collectDirect(client: GatewayClient, options: CollectOptio
     await runPool(jobs, options.concurrency ?? 16, async (job) => {
       if (options.signal?.aborted) return;
       const result = await client.run(job.row, job.environment, options.signal);
+      // A verifier's own failure (NeMo Gym's judge_failed) goes to the failures, as NeMo Gym's collection routes it.
+      if (typeof result._ng_failure_class === "string") {
+        failures.push({ ...result, failure_class: result._ng_failure_class, message: String(result._ng_failure_judge_error ?? result._ng_failure_class), environment: job.environment });
+        progress.tick(true);
+        return;
+      }
       if ("failure_class" in result && !("reward" in result)) {
         failures.push({ [TASK_INDEX]: job.taskIndex, [ROLLOUT_INDEX]: job.rolloutIndex, [ROLLOUT_ID]: job.row[ROLLOUT_ID], environment: job.environment, ...result, row: job.row });
         progress.tick(true);

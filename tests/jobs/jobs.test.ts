@@ -188,3 +188,31 @@ describe("the dead-letter queue", () => {
     }
   });
 });
+
+describe("judge failures", () => {
+  it("a failed judge call is a failure record (not a scored rollout), and resume runs it again", async () => {
+    const judged = await startTestLocal({ environments: ["equivalence_llm_judge"], vars: { agent: { RETRY_BASE_SECONDS: "0" }, modelProxy: { MODEL_MAX_RETRIES: "0" }, judgeProxy: { MODEL_MAX_RETRIES: "0" } } });
+    try {
+      const row = readFileSync(path.join(PROJECT_ROOT, "environments", "equivalence_llm_judge", "data", "example.jsonl"), "utf8").split("\n")[0]!;
+      // The policy answers; then every judge call fails.
+      judged.simulator!.script({ content: "The answer is 42." });
+      for (let i = 0; i < 10; i++) judged.simulator!.script({ status: 500, error: "judge down" });
+      const created = await createJob(judged.url, row, { environment: "equivalence_llm_judge" });
+      const failed = await waitForJob(judged.url, created.body.id);
+      expect(failed.counts).toMatchObject({ done: 0, failed: 1 });
+      const [failure] = await jobLines(judged.url, failed.id, "failures");
+      expect(failure).toMatchObject({ failure_class: "judge_failed", reward: 0 });
+      expect(failure!.message).toContain("500");
+
+      judged.simulator!.reset();
+      const resumed = (await (await fetch(`${judged.url}/v1/jobs/${failed.id}/resume`, { method: "POST" })).json()) as { resumed: number };
+      expect(resumed.resumed).toBe(1);
+      const done = await waitForJob(judged.url, failed.id);
+      expect(done.counts).toMatchObject({ done: 1, failed: 0 });
+      expect(await jobLines(judged.url, failed.id, "failures")).toHaveLength(0);
+      expect(await jobLines(judged.url, failed.id, "rollouts")).toHaveLength(1);
+    } finally {
+      await judged.stop();
+    }
+  });
+});
