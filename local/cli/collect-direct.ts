@@ -92,8 +92,9 @@ export async function collectDirect(client: GatewayClient, options: CollectOptio
       if (options.signal?.aborted) return;
       const result = await client.run(job.row, job.environment, options.signal);
       // A verifier's own failure (NeMo Gym's judge_failed) goes to the failures, as NeMo Gym's collection routes it.
-      if (typeof result._ng_failure_class === "string") {
-        failures.push({ ...result, failure_class: result._ng_failure_class, message: String(result._ng_failure_judge_error ?? result._ng_failure_class), environment: job.environment });
+      if ("_ng_failure_class" in result && typeof result._ng_failure_class === "string") {
+        const failureClass = result._ng_failure_class;
+        failures.push({ ...result, failure_class: failureClass, message: String(result._ng_failure_judge_error ?? failureClass), environment: job.environment });
         progress.tick(true);
         return;
       }
