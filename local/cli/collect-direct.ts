@@ -85,6 +85,7 @@ export async function collectDirect(client: GatewayClient, options: CollectOptio
   const failures: Record<string, unknown>[] = [];
   // Records go to disk as they finish: an interrupted collection keeps what it had.
   const out = createWriteStream(options.output, { flags: "w" });
+  let drained: Promise<unknown> | undefined;
   const progress = options.progress ?? silentProgress;
   progress.start(jobs.length);
   try {
@@ -104,7 +105,8 @@ export async function collectDirect(client: GatewayClient, options: CollectOptio
         return;
       }
       records.push(result);
-      if (!out.write(JSON.stringify(result) + "\n")) await once(out, "drain");
+      // One shared wait for the stream to drain, however many rollouts finish meanwhile.
+      if (!out.write(JSON.stringify(result) + "\n")) await (drained ??= once(out, "drain").finally(() => (drained = undefined)));
       progress.tick(false);
     });
   } finally {
