@@ -1,6 +1,5 @@
 // Port of NeMo Gym's mcqa: multiple-choice answers graded by letter, by grading mode or a dataset's own regex.
-import type { Response } from "../../protocol/index.js";
-import { defineEnvironment, passAtK, z, type Environment } from "../sdk/index.js";
+import { allOutputText as outputText, defineEnvironment, passAtK, z, type Environment } from "../sdk/index.js";
 import { allowedLetters, answerColon, answerColonMarkdown, matchOptionText, normalizeExtractedAnswer, normalizeForMatch, strictBoxedLetter, type Options } from "./grading.js";
 import { pythonFindall, PythonRegexError } from "./python-regex.js";
 import { pyIsAlpha, pyLen, pyStrip } from "../sdk/python/text.js";
@@ -25,17 +24,6 @@ const Task = z.object({
   template_metadata: z.record(z.string(), z.unknown()).nullish(),
 });
 
-/** The OpenAI SDK's Response.output_text: every output_text part of every message, joined without separator. */
-function outputText(response: Response): string {
-  let text = "";
-  for (const item of response.output) {
-    if (item.type !== "message") continue;
-    // NeMo Gym iterates a string content character by character and fails; a string is read as the text here.
-    if (typeof item.content === "string") text += item.content;
-    else for (const part of item.content) if (part.type === "output_text") text += part.text ?? "";
-  }
-  return text;
-}
 
 /** The last match of one dataset regex: a letter (trusted even outside the options) or an option's exact text. */
 function letterFromRegex(text: string, pattern: string, allowed: Set<string>, options: Options): string | null {

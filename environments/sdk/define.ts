@@ -82,6 +82,11 @@ export type { AggregateMetrics };
 /** Routes every resources server has; a tool may not take these names. */
 export const RESERVED_ROUTES = new Set(["seed_session", "verify", "aggregate_metrics", "tools", "health"]);
 
+/** The OpenAI function tool the model sees for a tool, its parameters' JSON schema derived from zod. */
+export function functionTool(name: string, description: string, parameters: z.ZodType): FunctionTool {
+  return { type: "function", name, description, parameters: toolJsonSchema(parameters), strict: true };
+}
+
 /** The JSON schema the model sees, in the form NeMo Gym's datasets carry (strict: closed objects, `required` always present). */
 export function toolJsonSchema(parameters: z.ZodType): Record<string, unknown> {
   const { $schema: _ignored, ...schema } = z.toJSONSchema(parameters) as Record<string, unknown>;
@@ -103,13 +108,7 @@ export function defineEnvironment<
     tools.set(name, {
       name,
       definition: definition as ToolDefinition<z.ZodType, unknown>,
-      openai: {
-        type: "function",
-        name,
-        description: definition.description,
-        parameters: toolJsonSchema(definition.parameters),
-        strict: true,
-      },
+      openai: functionTool(name, definition.description, definition.parameters),
     });
   }
   return {

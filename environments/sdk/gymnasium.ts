@@ -1,4 +1,5 @@
 // defineGymnasiumEnvironment: a reset/step environment (NeMo Gym's GymnasiumServer), declared once with zod.
+import { allOutputText } from "./response-helpers.js";
 import { z } from "zod";
 import {
   DatasetRow,
@@ -8,7 +9,7 @@ import {
   type FunctionCallItem,
   type FunctionTool,
 } from "../../protocol/index.js";
-import { toolJsonSchema, type Environment, type TaskSchema, type ToolContext } from "./define.js";
+import { functionTool, type Environment, type TaskSchema, type ToolContext } from "./define.js";
 import type { VerifyResult } from "./metrics.js";
 import { pythonJsonDumps } from "./python-json.js";
 
@@ -96,15 +97,7 @@ export function defineGymnasiumEnvironment<S = never, T extends TaskSchema = z.Z
   }
   const task = options.task ?? z.object({});
   const resetRequest = DatasetRow.extend(task.shape);
-  const tools = Object.entries(options.tools ?? {}).map(
-    ([name, tool]): FunctionTool => ({
-      type: "function",
-      name,
-      description: tool.description,
-      parameters: toolJsonSchema(tool.parameters),
-      strict: true,
-    }),
-  );
+  const tools = Object.entries(options.tools ?? {}).map(([name, tool]) => functionTool(name, tool.description, tool.parameters));
   return {
     name: options.name,
     description: options.description ?? "",
@@ -128,19 +121,8 @@ export function defineGymnasiumEnvironment<S = never, T extends TaskSchema = z.Z
   };
 }
 
-/**
- * All the text of a response's messages, as NeMo Gym's extract_text reads it: string contents and
- * `output_text` parts, concatenated with nothing between them.
- */
-export function extractText(response: Response): string {
-  let text = "";
-  for (const item of response.output) {
-    if (item.type !== "message") continue;
-    if (typeof item.content === "string") text += item.content;
-    else for (const part of item.content) if (part.type === "output_text") text += part.text ?? "";
-  }
-  return text;
-}
+/** NeMo Gym's extract_text: all the text of a response's messages (see allOutputText). */
+export const extractText = allOutputText;
 
 /** The model's function calls in a step's action. */
 export function actionCalls(action: Response): FunctionCallItem[] {

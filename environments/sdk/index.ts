@@ -11,6 +11,6 @@ export {
   type GymnasiumRow,
 } from "./gymnasium.js";
 export { aggregateMetrics, passAtK, groupByTask, highestKMetrics } from "./metrics.js";
-export { functionCalls, outputText, lastAssistantText } from "./response-helpers.js";
+export { allOutputText, functionCalls, outputText, lastAssistantText } from "./response-helpers.js";
 export { JudgeError, type Judge } from "./judge.js";
 export { z } from "zod";

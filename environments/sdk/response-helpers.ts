@@ -20,3 +20,17 @@ export function lastAssistantText(response: Response): string {
   const last = messages[messages.length - 1];
   return last ? outputText(last) : "";
 }
+
+/**
+ * Every output_text part of every message, joined without a separator — the OpenAI SDK's Response.output_text and
+ * NeMo Gym's extract_text. A message whose content is a plain string counts as its text.
+ */
+export function allOutputText(response: Response): string {
+  let text = "";
+  for (const item of response.output) {
+    if (item.type !== "message") continue;
+    if (typeof item.content === "string") text += item.content;
+    else for (const part of item.content) if (part.type === "output_text") text += part.text ?? "";
+  }
+  return text;
+}
