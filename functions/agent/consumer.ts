@@ -148,10 +148,8 @@ export async function handleWork(batch: MessageBatch<unknown>, env: AgentEnv): P
   // One call per job per batch: report what starts, and learn whether the job was cancelled.
   const live = new Map<string, { ok: boolean; repeats: number }>();
   for (const jobId of new Set(work.map((w) => w.body.job_id))) {
-    const stub = jobStub(env, jobId);
-    const ok = await stub.started(work.filter((w) => w.body.job_id === jobId && w.body.kind === "rollout").length);
-    const info = ok ? await stub.info() : null;
-    live.set(jobId, { ok: ok && info !== null, repeats: info?.num_repeats ?? 0 });
+    const job = await jobStub(env, jobId).started(work.filter((w) => w.body.job_id === jobId && w.body.kind === "rollout").length);
+    live.set(jobId, { ok: job !== null, repeats: job?.numRepeats ?? 0 });
   }
 
   await pool(work, positiveInt(env.BATCH_CONCURRENCY, 32, "BATCH_CONCURRENCY"), async ({ message, body }) => {

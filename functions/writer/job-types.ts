@@ -63,7 +63,7 @@ export interface ResultLocation {
 export interface JobRpc {
   create(config: JobConfig): Promise<JobInfo>;
   info(): Promise<JobInfo | null>;
-  started(count: number): Promise<boolean>;
+  started(count: number): Promise<{ numRepeats: number } | null>;
   record(entries: ResultEntry[]): Promise<{ written: number; duplicates: number }>;
   cancel(): Promise<JobInfo | null>;
   resume(): Promise<{ info: JobInfo; missing: [number, number][]; tasks: number[] } | null>;

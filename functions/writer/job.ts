@@ -79,13 +79,16 @@ export class Job extends DurableObject<WriterEnv> implements JobRpc {
     return meta ? this.describe(meta) : null;
   }
 
-  /** The agent reports rollouts it starts (for the running count); false means the job is cancelled: drop the work. */
-  async started(count: number): Promise<boolean> {
+  /**
+   * The agent reports rollouts it starts (for the running count) and learns the job's repeats in the same call;
+   * null means the job is cancelled (or unknown): drop the work.
+   */
+  async started(count: number): Promise<{ numRepeats: number } | null> {
     const meta = this.meta();
-    if (!meta || meta.status === "cancelled") return false;
+    if (!meta || meta.status === "cancelled") return null;
     meta.started += count;
     this.saveMeta(meta);
-    return true;
+    return { numRepeats: meta.config.num_repeats };
   }
 
   record(entries: ResultEntry[]): Promise<{ written: number; duplicates: number }> {
