@@ -14,14 +14,23 @@ const CONCURRENCY = 32;
 
 const dir = mkdtempSync(path.join(tmpdir(), "edgegym-bench-"));
 const input = path.join(dir, "rows.jsonl");
-writeFileSync(input, Array.from({ length: ROWS }, (_, i) => JSON.stringify({ responses_create_params: { input: `weather in San Francisco, day ${i}?` } })).join("\n") + "\n");
+writeFileSync(
+  input,
+  `${Array.from({ length: ROWS }, (_, i) => JSON.stringify({ responses_create_params: { input: `weather in San Francisco, day ${i}?` } })).join("\n")}\n`,
+);
 
 const local = await startLocal({ port: 0, persist: false, environments: [ENVIRONMENT] });
 try {
   const client = new GatewayClient(local.url);
   const direct = async () => {
     const started = performance.now();
-    const summary = await collectDirect(client, { input, output: path.join(dir, "direct.jsonl"), environment: ENVIRONMENT, numRepeats: REPEATS, concurrency: CONCURRENCY });
+    const summary = await collectDirect(client, {
+      input,
+      output: path.join(dir, "direct.jsonl"),
+      environment: ENVIRONMENT,
+      numRepeats: REPEATS,
+      concurrency: CONCURRENCY,
+    });
     return { seconds: (performance.now() - started) / 1000, rollouts: summary.rollouts, failed: summary.failed };
   };
   const jobs = async () => {

@@ -59,7 +59,10 @@ async function scenario(title: string, vars: Record<string, string>): Promise<vo
     const paths: Path[] = [
       { name: "direct: simulator /v1/chat/completions", call: post(`${sim.url}/v1/chat/completions`, chatBody) },
       { name: "gateway → model-proxy /v1/responses", call: post(`${local.url}/v1/responses`, params, session) },
-      { name: "gateway → model-proxy /v1/chat/completions", call: post(`${local.url}/v1/chat/completions`, { messages: chatBody.messages, tools: chatBody.tools }, session) },
+      {
+        name: "gateway → model-proxy /v1/chat/completions",
+        call: post(`${local.url}/v1/chat/completions`, { messages: chatBody.messages, tools: chatBody.tools }, session),
+      },
     ];
     // For reference: the local transport alone (Node → workerd → Node, no model call), and the proxy's logic alone.
     const floor: Path = { name: "gateway GET /health (transport floor)", call: () => fetch(`${local.url}/health`) };
@@ -91,7 +94,9 @@ async function scenario(title: string, vars: Record<string, string>): Promise<vo
     const direct = samples.get(paths[0]!.name)!;
     const [d50, d99] = [percentile(direct, 50), percentile(direct, 99)];
     process.stdout.write(`\n${title}: ${CALLS} sequential calls per path after ${WARMUP} warm-up, simulator latency 0\n`);
-    process.stdout.write(`${"path".padEnd(44)} ${"p50 ms".padStart(7)} ${"p99 ms".padStart(7)} ${"p50 ×".padStart(6)} ${"p99 ×".padStart(6)} ${"added p50/p99 ms".padStart(17)}\n`);
+    process.stdout.write(
+      `${"path".padEnd(44)} ${"p50 ms".padStart(7)} ${"p99 ms".padStart(7)} ${"p50 ×".padStart(6)} ${"p99 ×".padStart(6)} ${"added p50/p99 ms".padStart(17)}\n`,
+    );
     for (const path of paths) {
       const list = samples.get(path.name)!;
       const [p50, p99] = [percentile(list, 50), percentile(list, 99)];

@@ -85,7 +85,6 @@ export interface EnvironmentEnv {
   SESSION_TTL_SECONDS?: string;
 }
 
-
 /** An environment's Worker, if it is deployed with this one. */
 export function environmentFetcher(env: EnvironmentFetchers & { ENVIRONMENTS: string }, name: string): Fetcher | undefined {
   if (!environmentNames(env.ENVIRONMENTS).includes(name)) return undefined;

@@ -13,7 +13,12 @@ export function environmentWorkerName(name: string): string {
 export const WORKERS = { gateway: "gateway", agent: "agent", modelProxy: "model-proxy", judgeProxy: "judge-proxy", writer: "writer" } as const;
 
 /** Queue names: work flows on `rollouts`, scored rollouts and failures on `results`. */
-export const QUEUES = { rollouts: "edgegym-rollouts", results: "edgegym-results", rolloutsDlq: "edgegym-rollouts-dlq", resultsDlq: "edgegym-results-dlq" } as const;
+export const QUEUES = {
+  rollouts: "edgegym-rollouts",
+  results: "edgegym-results",
+  rolloutsDlq: "edgegym-rollouts-dlq",
+  resultsDlq: "edgegym-results-dlq",
+} as const;
 
 /** The Job Durable Object class, hosted by the writer. */
 export const JOB_CLASS = "Job";

@@ -17,7 +17,10 @@ export function discoverEnvironments(root: string): string[] {
 export function selectedEnvironments(root: string, chosen = process.env.EDGEGYM_ENVIRONMENTS): string[] {
   const all = discoverEnvironments(root);
   if (!chosen?.trim()) return all;
-  const names = chosen.split(",").map((name) => name.trim()).filter(Boolean);
+  const names = chosen
+    .split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
   const unknown = names.filter((name) => !all.includes(name));
   if (unknown.length) throw new Error(`EDGEGYM_ENVIRONMENTS names unknown environment(s): ${unknown.join(", ")} (known: ${all.join(", ")})`);
   return [...new Set(names)];

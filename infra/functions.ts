@@ -62,7 +62,9 @@ export function createWorkers(root: string, specs: WorkerSpec[], secrets: Secret
         return { type: "secret_text", name, text };
       }),
     ];
-    const ownClasses = Object.values(spec.durableObjects).filter((target) => !target.scriptName).map((target) => target.className);
+    const ownClasses = Object.values(spec.durableObjects)
+      .filter((target) => !target.scriptName)
+      .map((target) => target.className);
     const environment = Object.fromEntries(Object.entries(spec.vars).filter(([name]) => !DEPLOYED_AS_SECRETS.has(name)));
     const worker = new sst.cloudflare.Worker(componentName(spec.name), {
       handler: spec.environment ? writeEnvironmentEntry(root, spec.environment) : spec.entry,
@@ -85,5 +87,9 @@ export function createWorkers(root: string, specs: WorkerSpec[], secrets: Secret
 
 /** SST component names are PascalCase-ish identifiers: "resources-example-multi-step" → "ResourcesExampleMultiStep". */
 export function componentName(worker: string): string {
-  return worker.split(/[^A-Za-z0-9]+/).filter(Boolean).map((part) => part[0]!.toUpperCase() + part.slice(1)).join("");
+  return worker
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((part) => part[0]!.toUpperCase() + part.slice(1))
+    .join("");
 }

@@ -55,9 +55,7 @@ export interface TopologyOptions {
 }
 
 export function topology(options: TopologyOptions): WorkerSpec[] {
-  const environmentServices = Object.fromEntries(
-    options.environments.map((name) => [environmentBinding(name), environmentWorkerName(name)]),
-  );
+  const environmentServices = Object.fromEntries(options.environments.map((name) => [environmentBinding(name), environmentWorkerName(name)]));
   const list = options.environments.join(",");
   return [
     // The gateway comes first: it is the entry every request reaches.
@@ -100,7 +98,11 @@ export function topology(options: TopologyOptions): WorkerSpec[] {
       name: WORKERS.judgeProxy,
       entry: "functions/model-proxy/index.ts",
       services: {},
-      vars: { MODEL_BASE_URL: options.judgeBaseUrl ?? options.modelBaseUrl, MODEL_NAME: options.judgeModelName ?? options.modelName, ...options.vars?.judgeProxy },
+      vars: {
+        MODEL_BASE_URL: options.judgeBaseUrl ?? options.modelBaseUrl,
+        MODEL_NAME: options.judgeModelName ?? options.modelName,
+        ...options.vars?.judgeProxy,
+      },
       durableObjects: {},
       secrets: ["MODEL_API_KEY"],
     },

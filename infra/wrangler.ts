@@ -18,13 +18,19 @@ export interface WranglerConfig {
 
 /** `main` is the entry path as wrangler should see it from where the config file is written. */
 export function wranglerConfig(spec: WorkerSpec, main: string): WranglerConfig {
-  const own = Object.values(spec.durableObjects).filter((t) => !t.scriptName).map((t) => t.className);
+  const own = Object.values(spec.durableObjects)
+    .filter((t) => !t.scriptName)
+    .map((t) => t.className);
   const config: WranglerConfig = { name: spec.name, main, compatibility_date: COMPATIBILITY_DATE };
   if (Object.keys(spec.vars).length) config.vars = spec.vars;
   if (Object.keys(spec.services).length) config.services = Object.entries(spec.services).map(([binding, service]) => ({ binding, service }));
   if (Object.keys(spec.durableObjects).length) {
     config.durable_objects = {
-      bindings: Object.entries(spec.durableObjects).map(([name, t]) => ({ name, class_name: t.className, ...(t.scriptName ? { script_name: t.scriptName } : {}) })),
+      bindings: Object.entries(spec.durableObjects).map(([name, t]) => ({
+        name,
+        class_name: t.className,
+        ...(t.scriptName ? { script_name: t.scriptName } : {}),
+      })),
     };
   }
   if (own.length) config.migrations = [{ tag: "v1", new_sqlite_classes: [...new Set(own)] }];

@@ -16,7 +16,14 @@ export async function buildWorkers(specs: WorkerSpec[]): Promise<Map<string, Bun
   const built = await Promise.all(
     specs.map(async (spec) => {
       const generated = spec.environment
-        ? { stdin: { contents: environmentEntrySource(spec.environment, "./environments"), resolveDir: PROJECT_ROOT, sourcefile: `${spec.name}.ts`, loader: "ts" as const } }
+        ? {
+            stdin: {
+              contents: environmentEntrySource(spec.environment, "./environments"),
+              resolveDir: PROJECT_ROOT,
+              sourcefile: `${spec.name}.ts`,
+              loader: "ts" as const,
+            },
+          }
         : { entryPoints: [path.join(PROJECT_ROOT, spec.entry)] };
       const result = await build({
         ...generated,

@@ -47,7 +47,10 @@ export function modelFromEnv(
 ): Pick<LocalOptions, "modelUrl" | "modelUrls" | "model" | "modelApiKey" | "judgeUrl" | "judgeModel" | "judgeApiKey" | "vars"> {
   const value = (name: string) => env[name] || undefined;
   // A comma-separated EDGEGYM_MODEL_URL is a pool of servers for the same model.
-  const modelUrls = value("EDGEGYM_MODEL_URL")?.split(",").map((url) => url.trim()).filter(Boolean);
+  const modelUrls = value("EDGEGYM_MODEL_URL")
+    ?.split(",")
+    .map((url) => url.trim())
+    .filter(Boolean);
   const tokenIds = value("EDGEGYM_RETURN_TOKEN_ID_INFORMATION");
   return {
     modelUrl: modelUrls?.[0],
@@ -84,7 +87,15 @@ export async function startLocal(options: LocalOptions = {}): Promise<Local> {
   const modelBaseUrl = external?.[0] ?? `${simulator!.url}/v1`;
   const modelName = options.model ?? (simulator ? simulator.model : "default");
   try {
-    const specs = topology({ environments, modelBaseUrl, modelBaseUrls: external, modelName, judgeBaseUrl: options.judgeUrl, judgeModelName: options.judgeModel ?? (options.judgeUrl ? undefined : modelName), vars: options.vars });
+    const specs = topology({
+      environments,
+      modelBaseUrl,
+      modelBaseUrls: external,
+      modelName,
+      judgeBaseUrl: options.judgeUrl,
+      judgeModelName: options.judgeModel ?? (options.judgeUrl ? undefined : modelName),
+      vars: options.vars,
+    });
     const bundles = await buildWorkers(specs);
     const secrets = (worker: string): Record<string, string> => ({
       MODEL_API_KEY: (worker === WORKERS.judgeProxy && options.judgeUrl ? options.judgeApiKey : options.modelApiKey) ?? "",

@@ -50,10 +50,12 @@ function specific(issue: Issue, base: PropertyKey[]): { path: PropertyKey[]; mes
 
 /** Zod issues as plain `{ path, message }` pairs (paths of symbols are not a thing in JSON). */
 export function issuesOf(error: z.ZodError): ErrorIssue[] {
-  return error.issues.flatMap((issue) => specific(issue, [])).map((issue) => ({
-    path: issue.path.filter((key): key is string | number => typeof key !== "symbol"),
-    message: issue.message,
-  }));
+  return error.issues
+    .flatMap((issue) => specific(issue, []))
+    .map((issue) => ({
+      path: issue.path.filter((key): key is string | number => typeof key !== "symbol"),
+      message: issue.message,
+    }));
 }
 
 /** One line describing the issues, e.g. `responses_create_params.input: Invalid input`. */

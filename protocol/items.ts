@@ -56,9 +56,7 @@ export type ReasoningItem = z.infer<typeof ReasoningItem>;
 /** Any conversation item, told apart by `type` (a missing type means a message). */
 export const Item = z.preprocess(
   (value) =>
-    value !== null && typeof value === "object" && !Array.isArray(value) && !("type" in value) && "role" in value
-      ? { ...value, type: "message" }
-      : value,
+    value !== null && typeof value === "object" && !Array.isArray(value) && !("type" in value) && "role" in value ? { ...value, type: "message" } : value,
   z.discriminatedUnion("type", [MessageItem, FunctionCallItem, FunctionCallOutputItem, ReasoningItem]),
 );
 export type Item = z.infer<typeof Item>;

@@ -38,7 +38,9 @@ export function cloudflareQueue<T>(binding: Queue<T>): MessageQueue<T> {
     },
     async sendBatch(messages) {
       for (const batch of batches(messages)) {
-        await binding.sendBatch(batch.map((m) => ({ body: m.body, contentType: "json" as const, ...(m.delaySeconds ? { delaySeconds: m.delaySeconds } : {}) })));
+        await binding.sendBatch(
+          batch.map((m) => ({ body: m.body, contentType: "json" as const, ...(m.delaySeconds ? { delaySeconds: m.delaySeconds } : {}) })),
+        );
       }
     },
   };

@@ -22,7 +22,8 @@ export function lastOutputText(response: Response): string {
 
 export default defineEnvironment({
   name: "calendar",
-  description: "Multi-turn calendar scheduling: the final JSON list of events must match the expected events' durations, windows and constraints without overlaps.",
+  description:
+    "Multi-turn calendar scheduling: the final JSON list of events must match the expected events' durations, windows and constraints without overlaps.",
   task: z.object({ exp_cal_state: z.record(z.string(), z.json()) }),
   tools: {},
   verify: (request) => {

@@ -14,7 +14,7 @@ export type JudgeEvaluation = {
 /** The text of the reply's last output part; "" when it is not a message or has no text (reads as not equal). */
 function replyText(response: ResponsesResponse): string {
   const last = response.output[response.output.length - 1];
-  if (!last || last.type !== "message") return "";
+  if (last?.type !== "message") return "";
   if (typeof last.content === "string") return last.content;
   return last.content[last.content.length - 1]?.text ?? "";
 }

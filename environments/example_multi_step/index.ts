@@ -51,8 +51,7 @@ export default defineEnvironment({
       parsed_synonym_values: actual,
       accuracy,
       set_overlap: setOverlap,
-      original_term_minefield_hit:
-        actual.includes(request.minefield_label) || actual.includes(request.minefield_label_value),
+      original_term_minefield_hit: actual.includes(request.minefield_label) || actual.includes(request.minefield_label_value),
       order_instruction_following_failure: !accuracy && setOverlap === 1.0,
     };
   },

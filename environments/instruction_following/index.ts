@@ -26,7 +26,13 @@ export default defineEnvironment({
   description:
     "IFEval-style verifiable instructions (keywords, lengths, formats, case, punctuation, copying…): reward 1 when every instruction is followed (binary) or the fraction followed.",
   task: z.object({
-    id: z.union([z.number().int(), z.string().regex(/^[+-]?\d+$/).transform(Number)]),
+    id: z.union([
+      z.number().int(),
+      z
+        .string()
+        .regex(/^[+-]?\d+$/)
+        .transform(Number),
+    ]),
     verifier_metadata: z.record(z.string(), z.unknown()).nullish(),
     instruction_id_list: present,
     prompt: present,

@@ -35,9 +35,12 @@ function close(a: Decimal, b: Decimal, digits: number, scale?: Decimal): boolean
   if (a.isNaN() || b.isNaN()) return false;
   if (!a.isFinite() || !b.isFinite()) return a.equals(b);
   let size = a.abs().greaterThan(b.abs()) ? a.abs() : b.abs();
-  if (scale && scale.isFinite() && scale.greaterThan(size)) size = scale;
+  if (scale?.isFinite() && scale.greaterThan(size)) size = scale;
   if (size.isZero()) return true;
-  return a.minus(b).abs().lessThanOrEqualTo(size.times(`1e-${digits}`));
+  return a
+    .minus(b)
+    .abs()
+    .lessThanOrEqualTo(size.times(`1e-${digits}`));
 }
 
 /** The largest absolute value among the terms of the sums in `x` (the scale its cancellation happens at). */
@@ -45,7 +48,7 @@ function termScale(ce: ComputeEngine, x: Sym, at: Assignment): Decimal {
   let scale = ce.bignum(0);
   const visit = (y: Sym) => {
     const value = evaluate(ce, y, at);
-    if (value && value.isFinite() && value.abs().greaterThan(scale)) scale = value.abs();
+    if (value?.isFinite() && value.abs().greaterThan(scale)) scale = value.abs();
     if (y.t === "add") y.args.forEach(visit);
     else if (y.t === "mul") y.args.filter((f) => f.t === "add").forEach(visit);
   };

@@ -19,31 +19,56 @@ function apply(ce: ComputeEngine, name: string, args: Decimal[]): Decimal {
   const [x, y] = args as [Decimal, Decimal | undefined];
   const one = ce.bignum(1);
   switch (name) {
-    case "sin": return x.sin();
-    case "cos": return x.cos();
-    case "tan": return x.tan();
-    case "cot": return one.div(x.tan());
-    case "sec": return one.div(x.cos());
-    case "csc": return one.div(x.sin());
-    case "asin": return x.asin();
-    case "acos": return x.acos();
-    case "atan": return x.atan();
-    case "acot": return one.div(x).atan();
-    case "sinh": return x.sinh();
-    case "cosh": return x.cosh();
-    case "tanh": return x.tanh();
-    case "asinh": return x.asinh();
-    case "acosh": return x.acosh();
-    case "atanh": return x.atanh();
-    case "exp": return x.exp();
-    case "log": return y === undefined ? x.ln() : x.ln().div(y.ln());
-    case "Abs": return x.abs();
-    case "factorial": return factorial(ce, x);
-    case "floor": return x.floor();
-    case "ceiling": return x.ceil();
-    case "Max": return args.reduce((a, b) => (a.greaterThan(b) ? a : b));
-    case "Min": return args.reduce((a, b) => (a.lessThan(b) ? a : b));
-    default: throw new NotReal(name);
+    case "sin":
+      return x.sin();
+    case "cos":
+      return x.cos();
+    case "tan":
+      return x.tan();
+    case "cot":
+      return one.div(x.tan());
+    case "sec":
+      return one.div(x.cos());
+    case "csc":
+      return one.div(x.sin());
+    case "asin":
+      return x.asin();
+    case "acos":
+      return x.acos();
+    case "atan":
+      return x.atan();
+    case "acot":
+      return one.div(x).atan();
+    case "sinh":
+      return x.sinh();
+    case "cosh":
+      return x.cosh();
+    case "tanh":
+      return x.tanh();
+    case "asinh":
+      return x.asinh();
+    case "acosh":
+      return x.acosh();
+    case "atanh":
+      return x.atanh();
+    case "exp":
+      return x.exp();
+    case "log":
+      return y === undefined ? x.ln() : x.ln().div(y.ln());
+    case "Abs":
+      return x.abs();
+    case "factorial":
+      return factorial(ce, x);
+    case "floor":
+      return x.floor();
+    case "ceiling":
+      return x.ceil();
+    case "Max":
+      return args.reduce((a, b) => (a.greaterThan(b) ? a : b));
+    case "Min":
+      return args.reduce((a, b) => (a.lessThan(b) ? a : b));
+    default:
+      throw new NotReal(name);
   }
 }
 
@@ -71,13 +96,19 @@ function value(ce: ComputeEngine, x: Sym, at: Assignment): Decimal {
       return value(ce, x.of, at).div(100);
     case "const":
       switch (x.name) {
-        case "pi": return ce.bignum(-1).acos();
-        case "E": return ce.bignum(1).exp();
-        case "oo": return ce.bignum(Infinity);
-        case "-oo": return ce.bignum(-Infinity);
+        case "pi":
+          return ce.bignum(-1).acos();
+        case "E":
+          return ce.bignum(1).exp();
+        case "oo":
+          return ce.bignum(Infinity);
+        case "-oo":
+          return ce.bignum(-Infinity);
         case "zoo":
-        case "nan": return ce.bignum(NaN);
-        case "I": throw new NotReal("I");
+        case "nan":
+          return ce.bignum(NaN);
+        case "I":
+          throw new NotReal("I");
       }
       break;
     case "sym": {
@@ -92,7 +123,11 @@ function value(ce: ComputeEngine, x: Sym, at: Assignment): Decimal {
     case "pow":
       return power(ce, x.base, x.exp, at);
     case "fn":
-      return apply(ce, x.name, x.args.map((a) => value(ce, a, at)));
+      return apply(
+        ce,
+        x.name,
+        x.args.map((a) => value(ce, a, at)),
+      );
   }
   throw new NotReal("unknown");
 }

@@ -22,15 +22,43 @@ const SYMBOLS: Record<string, Sym> = {
 
 /** Engine function names → SymPy's. */
 const FUNCTIONS: Record<string, string> = {
-  Sin: "sin", Cos: "cos", Tan: "tan", Cot: "cot", Sec: "sec", Csc: "csc",
-  Arcsin: "asin", Arccos: "acos", Arctan: "atan", Arccot: "acot", Arcsec: "asec", Arccsc: "acsc",
-  Sinh: "sinh", Cosh: "cosh", Tanh: "tanh", Coth: "coth", Sech: "sech", Csch: "csch",
-  Arsinh: "asinh", Arcosh: "acosh", Artanh: "atanh",
-  Exp: "exp", Abs: "Abs", Factorial: "factorial", Floor: "floor", Ceil: "ceiling", Max: "Max", Min: "Min",
+  Sin: "sin",
+  Cos: "cos",
+  Tan: "tan",
+  Cot: "cot",
+  Sec: "sec",
+  Csc: "csc",
+  Arcsin: "asin",
+  Arccos: "acos",
+  Arctan: "atan",
+  Arccot: "acot",
+  Arcsec: "asec",
+  Arccsc: "acsc",
+  Sinh: "sinh",
+  Cosh: "cosh",
+  Tanh: "tanh",
+  Coth: "coth",
+  Sech: "sech",
+  Csch: "csch",
+  Arsinh: "asinh",
+  Arcosh: "acosh",
+  Artanh: "atanh",
+  Exp: "exp",
+  Abs: "Abs",
+  Factorial: "factorial",
+  Floor: "floor",
+  Ceil: "ceiling",
+  Max: "Max",
+  Min: "Min",
 };
 
 const RELATIONS: Record<string, RelationOp> = {
-  Equal: "==", NotEqual: "!=", Less: "<", LessEqual: "<=", Greater: ">", GreaterEqual: ">=",
+  Equal: "==",
+  NotEqual: "!=",
+  Less: "<",
+  LessEqual: "<=",
+  Greater: ">",
+  GreaterEqual: ">=",
 };
 
 function numberLiteral(text: string): Sym {
@@ -151,7 +179,13 @@ export function valueFromJson(json: Json): MathValue | null {
       }
       if (head === "PlusMinus" && rest.length === 1) {
         const x = toSym(rest[0]);
-        return { kind: "set", items: [{ kind: "expr", expr: neg(x) }, { kind: "expr", expr: x }] };
+        return {
+          kind: "set",
+          items: [
+            { kind: "expr", expr: neg(x) },
+            { kind: "expr", expr: x },
+          ],
+        };
       }
     }
     if (json === "EmptySet") return { kind: "set", items: [] };

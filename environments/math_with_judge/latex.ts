@@ -106,7 +106,10 @@ function plusMinus(before: string, after: string): MathValue | null {
   const base: Sym = a?.kind === "expr" ? a.expr : int(0);
   const pair: MathValue = {
     kind: "set",
-    items: [{ kind: "expr", expr: add(base, neg(b.expr)) }, { kind: "expr", expr: add(base, b.expr) }],
+    items: [
+      { kind: "expr", expr: add(base, neg(b.expr)) },
+      { kind: "expr", expr: add(base, b.expr) },
+    ],
   };
   if (!assigned) return pair;
   const lhs = scalar(assigned[1]!);

@@ -22,17 +22,23 @@ function classKey(x: Sym): Key {
   switch (x.t) {
     case "int":
     case "rat":
-    case "float": return [1, 0, "Number"];
-    case "sym": return [2, 0, "Symbol"];
-    case "const": return [2, 0, { pi: "Pi", E: "Exp1", I: "ImaginaryUnit", oo: "Infinity", "-oo": "NegativeInfinity", zoo: "ComplexInfinity", nan: "NaN" }[x.name]];
+    case "float":
+      return [1, 0, "Number"];
+    case "sym":
+      return [2, 0, "Symbol"];
+    case "const":
+      return [2, 0, { pi: "Pi", E: "Exp1", I: "ImaginaryUnit", oo: "Infinity", "-oo": "NegativeInfinity", zoo: "ComplexInfinity", nan: "NaN" }[x.name]];
     case "fn": {
       const rank = FUNCTION_RANK.indexOf(x.name);
       return [4, rank < 0 ? FUNCTION_RANK.length : rank, x.name];
     }
-    case "add": return [5, 0, "Add"];
+    case "add":
+      return [5, 0, "Add"];
     case "mul":
-    case "pct": return [5, 0, "Mul"];
-    case "pow": return [5, 0, "Pow"];
+    case "pct":
+      return [5, 0, "Mul"];
+    case "pow":
+      return [5, 0, "Pow"];
   }
 }
 
@@ -95,9 +101,7 @@ export function orderedTerms(ce: ComputeEngine, args: Sym[]): Sym[] {
     }
   }
   const split = args.map((term) => ({ term, ...splitTerm(ce, term) }));
-  const generators = [...new Set(split.flatMap((s) => [...s.powers.keys()]))].sort((a, b) =>
-    compareKeys(JSON.parse(a) as Key, JSON.parse(b) as Key),
-  );
+  const generators = [...new Set(split.flatMap((s) => [...s.powers.keys()]))].sort((a, b) => compareKeys(JSON.parse(a) as Key, JSON.parse(b) as Key));
   const monomial = (powers: Map<string, number>) => generators.map((g) => powers.get(g) ?? 0);
   return split
     .map((s) => ({ ...s, monomial: monomial(s.powers) }))
@@ -124,7 +128,7 @@ export function sortByValue(ce: ComputeEngine, values: MathValue[]): MathValue[]
   const key = (v: MathValue): Key => {
     if (v.kind !== "expr") return [9, v.kind];
     const value = freeSymbols(v.expr).size === 0 ? evaluate(ce, v.expr) : null;
-    return value && value.isFinite() ? [1, value.toNumber()] : [2, ...sortKey(v.expr)];
+    return value?.isFinite() ? [1, value.toNumber()] : [2, ...sortKey(v.expr)];
   };
   return [...values].sort((a, b) => compareKeys(key(a), key(b)));
 }

@@ -16,29 +16,44 @@ const CONSTANT_NAMES: Record<string, string> = { pi: "pi", E: "E", I: "I", oo: "
 /** Leading numeric coefficient is negative (SymPy's could_extract_minus_sign, for the cases printing needs). */
 function minusSign(x: Sym): boolean {
   switch (x.t) {
-    case "int": return x.v < 0n;
-    case "rat": return x.p < 0n;
-    case "float": return x.v.startsWith("-");
-    case "const": return x.name === "-oo";
-    case "mul": return minusSign(x.args[0]!);
-    case "pct": return minusSign(x.of);
-    case "add": return x.args.every(minusSign);
-    default: return false;
+    case "int":
+      return x.v < 0n;
+    case "rat":
+      return x.p < 0n;
+    case "float":
+      return x.v.startsWith("-");
+    case "const":
+      return x.name === "-oo";
+    case "mul":
+      return minusSign(x.args[0]!);
+    case "pct":
+      return minusSign(x.of);
+    case "add":
+      return x.args.every(minusSign);
+    default:
+      return false;
   }
 }
 
 function precedence(x: Sym): number {
   switch (x.t) {
-    case "add": return ADD;
+    case "add":
+      return ADD;
     case "mul":
-    case "pct": return minusSign(x) ? ADD : MUL;
-    case "pow": return POW;
-    case "fn": return FUNC;
-    case "rat": return x.p < 0n ? ADD : MUL;
+    case "pct":
+      return minusSign(x) ? ADD : MUL;
+    case "pow":
+      return POW;
+    case "fn":
+      return FUNC;
+    case "rat":
+      return x.p < 0n ? ADD : MUL;
     case "int":
     case "float":
-    case "const": return minusSign(x) ? ADD : ATOM;
-    default: return ATOM;
+    case "const":
+      return minusSign(x) ? ADD : ATOM;
+    default:
+      return ATOM;
   }
 }
 
@@ -49,20 +64,29 @@ class Printer {
 
   print(x: Sym, level: number): string {
     switch (x.t) {
-      case "int": return x.v.toString();
-      case "rat": return `${x.p}/${x.q}`;
-      case "float": return formatFloat(x.v, x.dps, level > 1);
-      case "const": return CONSTANT_NAMES[x.name]!;
-      case "sym": return x.name;
-      case "fn": return `${x.name}(${x.args.map((a) => this.print(a, level + 1)).join(", ")})`;
+      case "int":
+        return x.v.toString();
+      case "rat":
+        return `${x.p}/${x.q}`;
+      case "float":
+        return formatFloat(x.v, x.dps, level > 1);
+      case "const":
+        return CONSTANT_NAMES[x.name]!;
+      case "sym":
+        return x.name;
+      case "fn":
+        return `${x.name}(${x.args.map((a) => this.print(a, level + 1)).join(", ")})`;
       case "pct": {
         const first = minusSign(x.of) ? this.print(x.of, level + 1) : this.paren(x.of, MUL, level);
         return `${first}*(1/100)`;
       }
-      case "pow": return this.power(x.base, x.exp, level);
-      case "add": return this.sum(x.args, level);
+      case "pow":
+        return this.power(x.base, x.exp, level);
+      case "add":
+        return this.sum(x.args, level);
       // An evaluated product's factors are in SymPy's canonical order; an unevaluated one's as written.
-      case "mul": return this.product(x.raw ? x.args : orderedFactors(x.args), level);
+      case "mul":
+        return this.product(x.raw ? x.args : orderedFactors(x.args), level);
     }
   }
 
@@ -148,10 +172,14 @@ class Printer {
 
   value(v: MathValue, level: number): string {
     switch (v.kind) {
-      case "expr": return this.print(v.expr, level);
+      case "expr":
+        return this.print(v.expr, level);
       case "set": {
         if (v.items.length === 0) return "EmptySet";
-        const items = sortValues(dedupe(v.items, (x) => this.value(x, level + 1)), (x) => this.value(x, level + 1)).map((x) => this.value(x, level + 1));
+        const items = sortValues(
+          dedupe(v.items, (x) => this.value(x, level + 1)),
+          (x) => this.value(x, level + 1),
+        ).map((x) => this.value(x, level + 1));
         return v.items.some((x) => x.kind === "set") ? `FiniteSet(${items.join(", ")})` : `{${items.join(", ")}}`;
       }
       case "tuple": {
@@ -167,10 +195,14 @@ class Printer {
         const method = closedLike ? "" : leftOpen && rightOpen ? ".open" : leftOpen ? ".Lopen" : ".Ropen";
         return `Interval${method}(${a}, ${b})`;
       }
-      case "union": return `Union(${v.items.map((x) => this.value(x, level + 1)).join(", ")})`;
-      case "relation": return this.relation(v, level);
-      case "and": return v.items.map((r) => `(${this.relation(r, level + 1)})`).join(" & ");
-      case "element": return `Eq(${this.print(v.lhs, level + 1)}, ${this.value(v.of, level + 1)})`;
+      case "union":
+        return `Union(${v.items.map((x) => this.value(x, level + 1)).join(", ")})`;
+      case "relation":
+        return this.relation(v, level);
+      case "and":
+        return v.items.map((r) => `(${this.relation(r, level + 1)})`).join(" & ");
+      case "element":
+        return `Eq(${this.print(v.lhs, level + 1)}, ${this.value(v.of, level + 1)})`;
     }
   }
 

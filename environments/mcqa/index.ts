@@ -1,6 +1,15 @@
 // Port of NeMo Gym's mcqa: multiple-choice answers graded by letter, by grading mode or a dataset's own regex.
 import { allOutputText as outputText, defineEnvironment, passAtK, z, type Environment } from "../sdk/index.js";
-import { allowedLetters, answerColon, answerColonMarkdown, matchOptionText, normalizeExtractedAnswer, normalizeForMatch, strictBoxedLetter, type Options } from "./grading.js";
+import {
+  allowedLetters,
+  answerColon,
+  answerColonMarkdown,
+  matchOptionText,
+  normalizeExtractedAnswer,
+  normalizeForMatch,
+  strictBoxedLetter,
+  type Options,
+} from "./grading.js";
 import { pythonFindall, PythonRegexError } from "./python-regex.js";
 import { pyIsAlpha, pyLen, pyStrip } from "../sdk/python/text.js";
 
@@ -23,7 +32,6 @@ const Task = z.object({
   grading_mode: RowGradingMode.default("strict_single_letter_boxed"),
   template_metadata: z.record(z.string(), z.unknown()).nullish(),
 });
-
 
 /** The last match of one dataset regex: a letter (trusted even outside the options) or an option's exact text. */
 function letterFromRegex(text: string, pattern: string, allowed: Set<string>, options: Options): string | null {
@@ -52,7 +60,12 @@ function letterFromRegex(text: string, pattern: string, allowed: Set<string>, op
 /** template_metadata.output_regex: one pattern, or a list tried in order until one yields a letter. */
 function letterFromTemplate(text: string, patterns: unknown, allowed: Set<string>, options: Options): string | null {
   // Python iterates whatever else it is given: a list's items, a dict's keys; anything else raises.
-  const list = typeof patterns === "string" ? [patterns] : patterns !== null && typeof patterns === "object" && !Array.isArray(patterns) ? Object.keys(patterns) : patterns;
+  const list =
+    typeof patterns === "string"
+      ? [patterns]
+      : patterns !== null && typeof patterns === "object" && !Array.isArray(patterns)
+        ? Object.keys(patterns)
+        : patterns;
   if (!Array.isArray(list)) throw new TypeError("template_metadata.output_regex must be a string or a list of strings");
   for (const pattern of list) {
     if (typeof pattern !== "string") throw new TypeError("template_metadata.output_regex holds a non-string pattern");

@@ -10,7 +10,6 @@ import { gymnasiumApp } from "./gymnasium-app.js";
 import { aggregateMetrics } from "./metrics.js";
 import { perform, type Operation } from "./perform.js";
 
-
 function operationFor(route: string): Operation {
   if (route === "seed_session" || route === "verify") return { kind: route };
   return { kind: "tool", name: route };
@@ -25,9 +24,7 @@ export function environmentApp(environment: Environment) {
 
   const tools = [...environment.tools.values()].map((tool) => tool.openai);
   app.get("/health", (c) => c.json({ status: "ok", environment: environment.name }));
-  app.get("/tools", (c) =>
-    c.json({ environment: environment.name, description: environment.description, stateful: environment.stateful, tools }),
-  );
+  app.get("/tools", (c) => c.json({ environment: environment.name, description: environment.description, stateful: environment.stateful, tools }));
 
   app.post("/aggregate_metrics", async (c) => {
     const request = parseOr400(AggregateMetricsRequest, await readJson(c), "aggregate_metrics request");

@@ -94,11 +94,9 @@ export function toolJsonSchema(parameters: z.ZodType): Record<string, unknown> {
   return schema;
 }
 
-export function defineEnvironment<
-  S = never,
-  T extends TaskSchema = z.ZodObject<{}>,
-  P extends Record<string, z.ZodType> = Record<string, z.ZodType>,
->(options: EnvironmentOptions<S, T, P>): Environment {
+export function defineEnvironment<S = never, T extends TaskSchema = z.ZodObject<{}>, P extends Record<string, z.ZodType> = Record<string, z.ZodType>>(
+  options: EnvironmentOptions<S, T, P>,
+): Environment {
   if (!/^[a-z][a-z0-9_]*$/.test(options.name)) {
     throw new Error(`environment name "${options.name}" must be lower_snake_case`);
   }

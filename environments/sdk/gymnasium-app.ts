@@ -8,7 +8,6 @@ import { useResetStep, type GymnasiumEnvironment } from "./gymnasium.js";
 import { performGymnasium, type GymnasiumOperation } from "./gymnasium-perform.js";
 import { aggregateMetrics } from "./metrics.js";
 
-
 type AppContext = Context<{ Bindings: EnvironmentEnv }>;
 
 /**

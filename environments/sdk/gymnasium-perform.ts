@@ -77,12 +77,7 @@ function failure(error: EdgegymError): Outcome {
 }
 
 /** Run one gymnasium operation; an exception in reset/step/close becomes a 500 envelope, never a crash. */
-export async function performGymnasium(
-  environment: Environment,
-  operation: GymnasiumOperation,
-  body: unknown,
-  ctx: ToolContext<unknown>,
-): Promise<Outcome> {
+export async function performGymnasium(environment: Environment, operation: GymnasiumOperation, body: unknown, ctx: ToolContext<unknown>): Promise<Outcome> {
   const spec = environment.gymnasium;
   if (!spec) return failure(new EdgegymError(404, "not_gymnasium", `${environment.name} serves /seed_session, tools and /verify, not /${operation.kind}`));
   try {

@@ -1,14 +1,7 @@
 // defineGymnasiumEnvironment: a reset/step environment (NeMo Gym's GymnasiumServer), declared once with zod.
 import { allOutputText } from "./response-helpers.js";
 import { z } from "zod";
-import {
-  DatasetRow,
-  EdgegymError,
-  Response,
-  VerifyRequest,
-  type FunctionCallItem,
-  type FunctionTool,
-} from "../../protocol/index.js";
+import { DatasetRow, EdgegymError, Response, VerifyRequest, type FunctionCallItem, type FunctionTool } from "../../protocol/index.js";
 import { functionTool, type Environment, type TaskSchema, type ToolContext } from "./define.js";
 import type { VerifyResult } from "./metrics.js";
 import { pythonJsonDumps } from "./python-json.js";
@@ -86,9 +79,7 @@ export function useResetStep(name: string, route: string): EdgegymError {
   );
 }
 
-export function defineGymnasiumEnvironment<S = never, T extends TaskSchema = z.ZodObject<{}>>(
-  options: GymnasiumOptions<S, T>,
-): GymnasiumEnvironment {
+export function defineGymnasiumEnvironment<S = never, T extends TaskSchema = z.ZodObject<{}>>(options: GymnasiumOptions<S, T>): GymnasiumEnvironment {
   if (!/^[a-z][a-z0-9_]*$/.test(options.name)) {
     throw new Error(`environment name "${options.name}" must be lower_snake_case`);
   }

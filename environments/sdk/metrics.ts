@@ -70,10 +70,7 @@ function mergePerTaskMetrics(groups: Record<string, unknown>[], perTask: unknown
  * (group_level_metrics) and overall (agent_metrics); then merges computeMetrics' output into
  * agent_metrics and picks key_metrics. Throws on duplicate (task, rollout) keys.
  */
-export function aggregateMetrics(
-  verifyResponses: readonly VerifyResult[],
-  options: AggregateMetricsOptions = {},
-): AggregateMetrics {
+export function aggregateMetrics(verifyResponses: readonly VerifyResult[], options: AggregateMetricsOptions = {}): AggregateMetrics {
   if (verifyResponses.length === 0) return { group_level_metrics: [], agent_metrics: {}, key_metrics: {} };
 
   const { groupLevel, agentMetrics } = profileVerifyResponses(verifyResponses);

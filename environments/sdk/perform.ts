@@ -1,7 +1,7 @@
 // The resources-server operations (seed, tool call, verify) as plain functions, run in a Worker or a Durable Object.
 import { z } from "zod";
 import { EdgegymError, InvalidRequestError, issuesOf, describeIssues } from "../../protocol/index.js";
-import type { Environment, ToolContext } from "./define.js";
+import type { Environment, ToolContext, VerifyOutcome } from "./define.js";
 import { JudgeError, type Judge } from "./judge.js";
 
 export type Operation = { kind: "seed_session" } | { kind: "verify" } | { kind: "tool"; name: string };
@@ -26,9 +26,7 @@ async function callTool(environment: Environment, name: string, body: unknown, c
   if (!args.success) {
     // The agent hands this body back to the model, so it says which argument is wrong and how.
     const issues = issuesOf(args.error);
-    return failure(
-      new EdgegymError(422, "invalid_tool_arguments", `invalid arguments for ${name}: ${describeIssues(issues)}`, issues),
-    );
+    return failure(new EdgegymError(422, "invalid_tool_arguments", `invalid arguments for ${name}: ${describeIssues(issues)}`, issues));
   }
   const result = await tool.definition.execute(args.data, ctx);
   return { status: 200, body: result === undefined ? null : result };
@@ -37,7 +35,7 @@ async function callTool(environment: Environment, name: string, body: unknown, c
 async function verify(environment: Environment, body: unknown, ctx: ToolContext<unknown>): Promise<Outcome> {
   const request = environment.verifyRequest.safeParse(body);
   if (!request.success) return failure(new InvalidRequestError("verify request", request.error));
-  let outcome;
+  let outcome: VerifyOutcome;
   try {
     outcome = await environment.verify(request.data, ctx);
   } catch (error) {

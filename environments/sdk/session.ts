@@ -8,7 +8,14 @@ function cookies(header: string | null): Map<string, string> {
   const jar = new Map<string, string>();
   for (const pair of (header ?? "").split(";")) {
     const at = pair.indexOf("=");
-    if (at > 0) jar.set(pair.slice(0, at).trim(), pair.slice(at + 1).trim().replace(/^"(.*)"$/, "$1"));
+    if (at > 0)
+      jar.set(
+        pair.slice(0, at).trim(),
+        pair
+          .slice(at + 1)
+          .trim()
+          .replace(/^"(.*)"$/, "$1"),
+      );
   }
   return jar;
 }

@@ -56,7 +56,21 @@ const US_STATES: [string, string][] = [
   ["wyoming", "WY"],
 ];
 
-const LATEX_COMMANDS = ["\\boxed", "\\text", "\\textbf", "\\textit", "\\texttt", "\\mathrm", "\\mathbf", "\\mathit", "\\mathsf", "\\mathbb", "\\mathcal", "\\emph", "\\url"];
+const LATEX_COMMANDS = [
+  "\\boxed",
+  "\\text",
+  "\\textbf",
+  "\\textit",
+  "\\texttt",
+  "\\mathrm",
+  "\\mathbf",
+  "\\mathit",
+  "\\mathsf",
+  "\\mathbb",
+  "\\mathcal",
+  "\\emph",
+  "\\url",
+];
 
 const UNICODE_MATH: [string, string][] = [
   ["°", "^\\circ"],
@@ -159,7 +173,7 @@ function softNumericGrade(gt: string, pred: string): number {
   const relError = Math.abs(predValue - gtValue) / Math.max(Math.abs(gtValue), 1e-9);
   const closeness = 1.0 - relError;
   // Python's max(0.0, nan) is 0.0.
-  return (closeness > 0.0 ? closeness : 0.0) ** 2;
+  return Math.max(closeness, 0.0) ** 2;
 }
 
 /** NeMo RL's string-match verifier without format reward: 1.0, 0.98 for a close number, or 0.0. */

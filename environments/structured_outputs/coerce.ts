@@ -12,7 +12,11 @@ function get(value: PyValue, key: PyKey, fallback: PyValue): PyValue {
 function propertySchema(properties: PyValue, key: PyKey): PyValue | undefined {
   if (isDict(properties)) return properties.has(key) ? properties.get(key)! : undefined;
   const found =
-    typeof properties === "string" ? typeof key === "string" && properties.includes(key) : Array.isArray(properties) ? properties.includes(key as PyValue) : undefined;
+    typeof properties === "string"
+      ? typeof key === "string" && properties.includes(key)
+      : Array.isArray(properties)
+        ? properties.includes(key as PyValue)
+        : undefined;
   if (found === undefined) throw new PyError("TypeError", `argument of type '${pyTypeName(properties)}' is not iterable`);
   // Found in a list or str: indexing it with a str key is a TypeError too.
   if (found) throw new PyError("TypeError", `${pyTypeName(properties)} indices must be integers or slices, not str`);

@@ -74,7 +74,11 @@ export function compareResults(reference: ResultSet, predicted: ResultSet, order
   const search = (column: number): boolean => {
     if (column === width) {
       tried++;
-      return sameRows(ref, pred.map((row) => order.map((at) => row[at]!)), ordered);
+      return sameRows(
+        ref,
+        pred.map((row) => order.map((at) => row[at]!)),
+        ordered,
+      );
     }
     for (const candidate of candidates[column]!) {
       if (used.has(candidate) || tried >= MAX_COLUMN_ORDERS) continue;

@@ -41,7 +41,10 @@ function dialectOf(task: TextToSqlTask): string {
   const dialect = normalizeDialect(task.sql_dialect);
   if (!dialect) throw new EdgegymError(400, "invalid_request", "SQL dialect is required but was not provided");
   if (!SUPPORTED_DIALECTS.has(dialect)) {
-    const supported = [...SUPPORTED_DIALECTS].sort().map((d) => `'${d}'`).join(", ");
+    const supported = [...SUPPORTED_DIALECTS]
+      .sort()
+      .map((d) => `'${d}'`)
+      .join(", ");
     throw new EdgegymError(400, "invalid_request", `Unsupported SQL dialect '${dialect}'. Supported: [${supported}]`);
   }
   return dialect;
@@ -64,7 +67,14 @@ export async function verifyTextToSql(task: TextToSqlTask & { response: Response
   const config = deps.config ?? DEFAULT_CONFIG;
   const dialect = dialectOf(task);
   const generated = responseOutputText(task.response);
-  const common = { uuid: task.uuid ?? null, sql: task.sql, sql_dialect: dialect, sql_context: task.sql_context, sql_prompt: task.sql_prompt, metadata: task.metadata ?? null };
+  const common = {
+    uuid: task.uuid ?? null,
+    sql: task.sql,
+    sql_dialect: dialect,
+    sql_context: task.sql_context,
+    sql_prompt: task.sql_prompt,
+    metadata: task.metadata ?? null,
+  };
 
   if (!generated) {
     const execution = executionCheck(dialect, task, null, deps.execute);

@@ -1,7 +1,7 @@
 // The agent as the `rollouts` consumer: expands chunks, runs rollouts (bounded), acks or retries each message on its own.
 import { DatasetRow, ROLLOUT_ID, ROLLOUT_INDEX, TASK_INDEX } from "../../protocol/index.js";
 import { EdgegymError } from "../../protocol/index.js";
-import { MAX_INLINE_BYTES, ResultMessage, WorkMessage, jobKeys, rolloutId, type ExpandMessage, type RolloutMessage } from "../../queues/messages.js";
+import { MAX_INLINE_BYTES, type ResultMessage, WorkMessage, jobKeys, rolloutId, type ExpandMessage, type RolloutMessage } from "../../queues/messages.js";
 import { cloudflareQueue, type OutgoingMessage } from "../../queues/queue.js";
 import { QUEUES, type AgentEnv } from "../bindings.js";
 import type { JobRpc } from "../writer/job-types.js";
@@ -19,7 +19,10 @@ function jobStub(env: AgentEnv, jobId: string): JobRpc {
 async function readChunk(env: AgentEnv, key: string): Promise<Record<string, unknown>[]> {
   const object = await env.BUCKET.get(key);
   if (!object) throw new EdgegymError(502, "inputs_missing", `the job's inputs chunk ${key} is not in the bucket`);
-  return (await object.text()).split("\n").filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+  return (await object.text())
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 /** A chunk of materialized rows becomes one rollout message per (row, repeat) still wanted. */
@@ -117,8 +120,19 @@ async function deadLetter(env: AgentEnv, message: Message<unknown>): Promise<voi
   if (parsed.success && parsed.data.kind === "rollout") {
     const body = parsed.data;
     const id = rolloutId(body.job_id, body.task_index, body.rollout_index);
-    const record = { [TASK_INDEX]: body.task_index, [ROLLOUT_INDEX]: body.rollout_index, [ROLLOUT_ID]: id, failure_class: "dead_letter", message: "the rollout message exhausted its deliveries without an answer", attempt: body.attempt };
-    await sendResult(env, { job_id: body.job_id, rollout_id: id, task_index: body.task_index, rollout_index: body.rollout_index, environment: "unknown", kind: "failure" }, record);
+    const record = {
+      [TASK_INDEX]: body.task_index,
+      [ROLLOUT_INDEX]: body.rollout_index,
+      [ROLLOUT_ID]: id,
+      failure_class: "dead_letter",
+      message: "the rollout message exhausted its deliveries without an answer",
+      attempt: body.attempt,
+    };
+    await sendResult(
+      env,
+      { job_id: body.job_id, rollout_id: id, task_index: body.task_index, rollout_index: body.rollout_index, environment: "unknown", kind: "failure" },
+      record,
+    );
   }
   message.ack();
 }

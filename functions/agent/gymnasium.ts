@@ -1,13 +1,6 @@
 // One rollout of a gymnasium environment, as NeMo Gym's gymnasium_agent runs it: reset → (model → step)* until terminated, truncated or max_steps.
 import { z } from "zod";
-import {
-  ContentPart,
-  Response as ResponsesResponse,
-  type DatasetRow,
-  type Item,
-  type MessageItem,
-  type Usage,
-} from "../../protocol/index.js";
+import { ContentPart, Response as ResponsesResponse, type DatasetRow, type Item, type MessageItem, type Usage } from "../../protocol/index.js";
 import { RolloutFailure, type FailureClass } from "./failure.js";
 import { SESSION_HEADER, expectOk, post, within, type RolloutLimits, type RolloutParts } from "./rollout.js";
 import { accumulateUsage } from "./usage.js";
@@ -71,7 +64,14 @@ async function runEpisode(
   let finished = false;
 
   for (let i = 0; i < limits.maxSteps; i++) {
-    const answer = await post(parts.model, "/v1/responses", { ...params, input: [...input, ...produced] }, within(limits, limits.modelTimeoutMs), "model_error", sessionId);
+    const answer = await post(
+      parts.model,
+      "/v1/responses",
+      { ...params, input: [...input, ...produced] },
+      within(limits, limits.modelTimeoutMs),
+      "model_error",
+      sessionId,
+    );
     const model = ResponsesResponse.safeParse(await expectOk(answer, "the model", "model_error"));
     if (!model.success) throw new RolloutFailure("model_invalid_response", `the model's response is not a Response: ${model.error.message}`);
     last = model.data;

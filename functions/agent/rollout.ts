@@ -1,11 +1,5 @@
 // One rollout, as NeMo Gym's simple agent runs it: seed → (model → tools)* until a final answer or max_steps → verify.
-import {
-  Response as ResponsesResponse,
-  type DatasetRow,
-  type FunctionCallItem,
-  type Item,
-  type Usage,
-} from "../../protocol/index.js";
+import { Response as ResponsesResponse, type DatasetRow, type FunctionCallItem, type Item, type Usage } from "../../protocol/index.js";
 import { RolloutFailure, type FailureClass } from "./failure.js";
 
 export interface RolloutLimits {

@@ -15,10 +15,16 @@ function sameToken(a: string, b: string): boolean {
 }
 
 export const requireToken = createMiddleware<{ Bindings: GatewayEnv }>(async (c, next) => {
-  const tokens = (c.env.API_TOKENS ?? "").split(",").map((t) => t.trim()).filter(Boolean);
+  const tokens = (c.env.API_TOKENS ?? "")
+    .split(",")
+    .map((t) => t.trim())
+    .filter(Boolean);
   // No tokens configured: the local emulation, open on loopback.
   if (tokens.length === 0 || new URL(c.req.url).pathname === "/health") return next();
-  const presented = c.req.header("authorization")?.match(/^Bearer\s+(.+)$/i)?.[1]?.trim();
+  const presented = c.req
+    .header("authorization")
+    ?.match(/^Bearer\s+(.+)$/i)?.[1]
+    ?.trim();
   if (!presented) return errorResponse(401, "unauthorized", "missing bearer token (Authorization: Bearer <token>)");
   if (!tokens.some((token) => sameToken(token, presented))) return errorResponse(403, "forbidden", "the bearer token is not valid");
   return next();

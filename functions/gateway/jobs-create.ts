@@ -1,7 +1,7 @@
 // POST /v1/jobs: validate every line, store the materialized inputs in chunks, enqueue one expand message per chunk.
 import type { Context } from "hono";
 import { z } from "zod";
-import { AgentRef, DatasetRow, EdgegymError, ResponsesCreateParams, TASK_INDEX, issuesOf, parseOr400, type ErrorIssue } from "../../protocol/index.js";
+import { type AgentRef, DatasetRow, EdgegymError, ResponsesCreateParams, TASK_INDEX, issuesOf, parseOr400, type ErrorIssue } from "../../protocol/index.js";
 import { jobKeys, type ExpandMessage } from "../../queues/messages.js";
 import { cloudflareQueue } from "../../queues/queue.js";
 import { environmentFromAgentName } from "../agent/resolve.js";
@@ -39,7 +39,9 @@ async function* fromArray(rows: unknown[]): AsyncGenerator<string> {
 }
 
 /** The options, from a JSON body or (for a JSONL body) from the query string. */
-async function readRequest(c: Context<{ Bindings: GatewayEnv }>): Promise<{ options: z.infer<typeof JobOptions>; source: AsyncGenerator<string>; from: string }> {
+async function readRequest(
+  c: Context<{ Bindings: GatewayEnv }>,
+): Promise<{ options: z.infer<typeof JobOptions>; source: AsyncGenerator<string>; from: string }> {
   const type = c.req.header("content-type") ?? "";
   if (type.includes("application/json")) {
     const body = parseOr400(JobRequest, await c.req.json().catch(() => undefined), "job request");
@@ -81,7 +83,7 @@ export async function createJob(c: Context<{ Bindings: GatewayEnv }>): Promise<R
   const flush = async () => {
     if (chunk.length === 0) return;
     const key = jobKeys.inputsChunk(id, chunkKeys.length);
-    await c.env.BUCKET.put(key, chunk.join("\n") + "\n");
+    await c.env.BUCKET.put(key, `${chunk.join("\n")}\n`);
     chunkKeys.push(key);
     chunk = [];
   };
@@ -118,7 +120,9 @@ export async function createJob(c: Context<{ Bindings: GatewayEnv }>): Promise<R
     const row = parsed.data;
     const environment = options.environment ?? (row.agent_ref ? environmentFromAgentName(row.agent_ref.name, known) : undefined);
     if (!environment) {
-      const message = row.agent_ref ? `"${row.agent_ref.name}" names no environment (known: ${known.join(", ")})` : "no agent_ref, and the job names no environment";
+      const message = row.agent_ref
+        ? `"${row.agent_ref.name}" names no environment (known: ${known.join(", ")})`
+        : "no agent_ref, and the job names no environment";
       problem(lineNumber, { path: ["agent_ref", "name"], message });
       continue;
     }
@@ -134,7 +138,12 @@ export async function createJob(c: Context<{ Bindings: GatewayEnv }>): Promise<R
   const discard = () => Promise.all(chunkKeys.map((key) => c.env.BUCKET.delete(key)));
   if (problemCount > 0 && !options.skip_invalid) {
     await discard();
-    const error = new EdgegymError(400, "invalid_rows", `${problemCount} problem(s) in the rows; nothing was enqueued (pass skip_invalid to run the valid rows)`, problems);
+    const error = new EdgegymError(
+      400,
+      "invalid_rows",
+      `${problemCount} problem(s) in the rows; nothing was enqueued (pass skip_invalid to run the valid rows)`,
+      problems,
+    );
     return c.json(error.toEnvelope(), 400);
   }
   if (tasks.length === 0) {

@@ -1,12 +1,5 @@
 // Responses create params → the Chat Completions request vLLM takes, rule for rule as NeMo Gym's converter.
-import {
-  EdgegymError,
-  isFunctionTool,
-  type ContentPart,
-  type Item,
-  type MessageItem,
-  type ResponsesCreateParams,
-} from "../../protocol/index.js";
+import { EdgegymError, isFunctionTool, type ContentPart, type Item, type MessageItem, type ResponsesCreateParams } from "../../protocol/index.js";
 import { splitThink, wrapThink } from "./reasoning.js";
 import { readBundle, withBundle, type TokenBundle } from "./tokens.js";
 import { isRecord, type ChatBody, type ChatMessage } from "./wire.js";
@@ -131,11 +124,7 @@ class AssistantBuffer {
 }
 
 /** Conversation items → chat messages; consecutive assistant-side items fold into one assistant message. */
-export function toChatMessages(
-  input: ResponsesCreateParams["input"],
-  instructions: string | null | undefined,
-  options: ConvertOptions,
-): ChatMessage[] {
+export function toChatMessages(input: ResponsesCreateParams["input"], instructions: string | null | undefined, options: ConvertOptions): ChatMessage[] {
   const messages: ChatMessage[] = [];
   const items: Item[] = typeof input === "string" ? [{ type: "message", role: "user", content: input }] : input;
   const assistant = new AssistantBuffer(options);
@@ -184,7 +173,13 @@ export function toChatMessages(
     const leading = [instructions];
     while (messages[0] && (messages[0].role === "system" || messages[0].role === "developer")) {
       const content = messages.shift()!.content;
-      leading.push(typeof content === "string" ? content : Array.isArray(content) ? content.map((p) => (isRecord(p) && typeof p.text === "string" ? p.text : "")).join("") : "");
+      leading.push(
+        typeof content === "string"
+          ? content
+          : Array.isArray(content)
+            ? content.map((p) => (isRecord(p) && typeof p.text === "string" ? p.text : "")).join("")
+            : "",
+      );
     }
     messages.unshift({ role: "system", content: leading.join("\n\n") });
   }
@@ -222,10 +217,31 @@ function toResponseFormat(text: unknown): unknown {
 
 /** Fields a Chat Completions request has no use for, or that are mapped one by one below. */
 const NOT_PASSED = new Set([
-  "input", "instructions", "tools", "tool_choice", "parallel_tool_calls", "model", "max_output_tokens", "reasoning",
-  "metadata", "stream", "stream_options", "text", "background", "conversation", "include", "max_tool_calls",
-  "previous_response_id", "prompt", "prompt_cache_key", "prompt_cache_retention", "safety_identifier", "store",
-  "truncation", "service_tier", "context_management",
+  "input",
+  "instructions",
+  "tools",
+  "tool_choice",
+  "parallel_tool_calls",
+  "model",
+  "max_output_tokens",
+  "reasoning",
+  "metadata",
+  "stream",
+  "stream_options",
+  "text",
+  "background",
+  "conversation",
+  "include",
+  "max_tool_calls",
+  "previous_response_id",
+  "prompt",
+  "prompt_cache_key",
+  "prompt_cache_retention",
+  "safety_identifier",
+  "store",
+  "truncation",
+  "service_tier",
+  "context_management",
 ]);
 
 /** A Responses create request as the Chat Completions request vLLM takes (before the proxy's own overrides). */

@@ -4,14 +4,7 @@ import type { JsonObject, ProxyConfig } from "./config.js";
 import { splitThink } from "./reasoning.js";
 import { callUpstream, MalformedBody } from "./retry.js";
 import { logprobTokens, readBundle, responseTokenIds, sameIds, TokenInfoError, type TokenBundle } from "./tokens.js";
-import {
-  hexId,
-  isRecord,
-  UpstreamCompletion,
-  type ChatBody,
-  type UpstreamChoice,
-  type UpstreamUsage,
-} from "./wire.js";
+import { hexId, isRecord, UpstreamCompletion, type ChatBody, type UpstreamChoice, type UpstreamUsage } from "./wire.js";
 
 /** A tool call as OpenAI's chat format has it, id and type always set. */
 export interface FunctionCall {
@@ -110,7 +103,14 @@ const TOKENIZE_FIELDS = ["model", "messages", "tools", "chat_template_kwargs", "
  * `prompt_token_ids` + `token_ids` checked against the logprob tokens; else the logprob tokens and `/tokenize` for the
  * prompt. Sources that disagree are an error, never a guess.
  */
-async function tokenBundle(config: ProxyConfig, body: ChatBody, completion: UpstreamCompletion, choice: UpstreamChoice, upstream: string, signal?: AbortSignal): Promise<TokenBundle> {
+async function tokenBundle(
+  config: ProxyConfig,
+  body: ChatBody,
+  completion: UpstreamCompletion,
+  choice: UpstreamChoice,
+  upstream: string,
+  signal?: AbortSignal,
+): Promise<TokenBundle> {
   const onMessage = readBundle(choice.message, "choices[0].message", 502);
   const fromResponse = responseTokenIds(completion, choice);
   if (onMessage) {
@@ -175,7 +175,11 @@ export async function callModel(config: ProxyConfig, body: ChatBody, context: Ca
   const message = choice.message;
   const upstreamReasoning = message.reasoning_content || message.reasoning || "";
   if (upstreamReasoning && !config.reasoningParser) {
-    throw new EdgegymError(502, "upstream_reasoning", "the model returned a reasoning field but USES_REASONING_PARSER is false: set it to true, or run vLLM without --reasoning-parser");
+    throw new EdgegymError(
+      502,
+      "upstream_reasoning",
+      "the model returned a reasoning field but USES_REASONING_PARSER is false: set it to true, or run vLLM without --reasoning-parser",
+    );
   }
   let content = message.content ?? "";
   const reasoning = upstreamReasoning ? [upstreamReasoning] : [];
@@ -193,7 +197,11 @@ export async function callModel(config: ProxyConfig, body: ChatBody, context: Ca
     reasoning,
     toolCalls: (message.tool_calls ?? [])
       .filter((call) => !call.type || call.type === "function")
-      .map((call) => ({ id: call.id || hexId("chatcmpl-tool-"), type: "function", function: { name: call.function.name, arguments: call.function.arguments ?? "" } })),
+      .map((call) => ({
+        id: call.id || hexId("chatcmpl-tool-"),
+        type: "function",
+        function: { name: call.function.name, arguments: call.function.arguments ?? "" },
+      })),
     finishReason: choice.finish_reason ?? "stop",
     usage: completion.usage ?? null,
     tokens,

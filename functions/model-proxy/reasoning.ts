@@ -14,5 +14,8 @@ export function splitThink(text: string): { reasoning: string[]; rest: string } 
 }
 
 export function wrapThink(texts: readonly string[]): string {
-  return texts.filter((text) => text).map((text) => `<think>${text}</think>`).join("");
+  return texts
+    .filter((text) => text)
+    .map((text) => `<think>${text}</think>`)
+    .join("");
 }

@@ -96,7 +96,11 @@ function aborted(): EdgegymError {
 function refusal(url: string, status: number, text: string): EdgegymError {
   const detail = errorMessage(text);
   if (status === 401 || status === 403) {
-    return new EdgegymError(502, "upstream_auth", `configuration: the model at ${url} refused the proxy's credentials (HTTP ${status}: ${detail}); set MODEL_API_KEY to a key it accepts`);
+    return new EdgegymError(
+      502,
+      "upstream_auth",
+      `configuration: the model at ${url} refused the proxy's credentials (HTTP ${status}: ${detail}); set MODEL_API_KEY to a key it accepts`,
+    );
   }
   if (status === 404) {
     return new EdgegymError(502, "upstream_not_found", `configuration: the model at ${url} answered HTTP 404 (${detail}); check MODEL_BASE_URL and MODEL_NAME`);
@@ -105,9 +109,7 @@ function refusal(url: string, status: number, text: string): EdgegymError {
   return new EdgegymError(502, "upstream_error", `the model at ${url} failed (HTTP ${status}): ${detail}`);
 }
 
-async function attempt<T>(config: ProxyConfig, base: string, call: UpstreamCall<T>): Promise<
-  { ok: T } | { contextLength: string } | { failure: Failure }
-> {
+async function attempt<T>(config: ProxyConfig, base: string, call: UpstreamCall<T>): Promise<{ ok: T } | { contextLength: string } | { failure: Failure }> {
   const timeout = AbortSignal.timeout(config.timeoutMs);
   const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
   let response: Response;

@@ -123,6 +123,8 @@ export function chatChunks(completion: Record<string, unknown>, includeUsage: bo
 }
 
 export function chatStream(completion: Record<string, unknown>, includeUsage: boolean, headers: Record<string, string> = {}): Response {
-  const body = chatChunks(completion, includeUsage).map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`).join("") + "data: [DONE]\n\n";
+  const body = `${chatChunks(completion, includeUsage)
+    .map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`)
+    .join("")}data: [DONE]\n\n`;
   return new Response(body, { headers: { ...SSE_HEADERS, ...headers } });
 }

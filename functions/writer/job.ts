@@ -102,7 +102,10 @@ export class Job extends DurableObject<WriterEnv> implements JobRpc {
     if (!meta) throw new Error("record() on a job that was never created");
     const ids = JSON.stringify(entries.map((e) => e.rollout_id));
     const known = new Set(
-      this.sql.exec<{ rollout_id: string }>(`SELECT rollout_id FROM results WHERE rollout_id IN (SELECT value FROM json_each(?))`, ids).toArray().map((r) => r.rollout_id),
+      this.sql
+        .exec<{ rollout_id: string }>(`SELECT rollout_id FROM results WHERE rollout_id IN (SELECT value FROM json_each(?))`, ids)
+        .toArray()
+        .map((r) => r.rollout_id),
     );
     const fresh: ResultEntry[] = [];
     for (const entry of entries) {
@@ -118,18 +121,26 @@ export class Job extends DurableObject<WriterEnv> implements JobRpc {
       const encoder = new TextEncoder();
       let offset = 0;
       const placed = mine.map((entry) => {
-        const bytes = encoder.encode(entry.line + "\n").length;
+        const bytes = encoder.encode(`${entry.line}\n`).length;
         const at = { entry, offset, length: bytes };
         offset += bytes;
         return at;
       });
       // The object is written before the ids are recorded: a crash in between leaves an unlisted object, never a lost result.
-      await this.env.BUCKET.put(key, mine.map((e) => e.line + "\n").join(""));
+      await this.env.BUCKET.put(key, mine.map((e) => `${e.line}\n`).join(""));
       this.ctx.storage.transactionSync(() => {
         for (const { entry, offset: at, length } of placed) {
           this.sql.exec(
             `INSERT INTO results (rollout_id, kind, task_index, rollout_index, environment, object_key, offset, length, summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-            entry.rollout_id, entry.kind, entry.task_index, entry.rollout_index, entry.environment, key, at, length, JSON.stringify(entry.summary),
+            entry.rollout_id,
+            entry.kind,
+            entry.task_index,
+            entry.rollout_index,
+            entry.environment,
+            key,
+            at,
+            length,
+            JSON.stringify(entry.summary),
           );
         }
       });
@@ -171,7 +182,12 @@ export class Job extends DurableObject<WriterEnv> implements JobRpc {
     if (!meta) return null;
     // Their lines stay in the failure objects, but only listed ids are ever read back: no stale failure reappears.
     this.sql.exec(`DELETE FROM results WHERE kind = 'failure'`);
-    const have = new Set(this.sql.exec<{ rollout_id: string }>(`SELECT rollout_id FROM results`).toArray().map((r) => r.rollout_id));
+    const have = new Set(
+      this.sql
+        .exec<{ rollout_id: string }>(`SELECT rollout_id FROM results`)
+        .toArray()
+        .map((r) => r.rollout_id),
+    );
     const missing: [number, number][] = [];
     for (const task of meta.config.tasks) {
       for (let repeat = 0; repeat < meta.config.num_repeats; repeat++) {

@@ -48,7 +48,7 @@ function byIndex(a: Record<string, unknown>, b: Record<string, unknown>): number
 
 async function writeLines(file: string, records: Record<string, unknown>[]): Promise<void> {
   const temp = `${file}.tmp`;
-  writeFileSync(temp, records.map((r) => JSON.stringify(r) + "\n").join(""));
+  writeFileSync(temp, records.map((r) => `${JSON.stringify(r)}\n`).join(""));
   renameSync(temp, file);
 }
 
@@ -95,18 +95,30 @@ export async function collectDirect(client: GatewayClient, options: CollectOptio
       // A verifier's own failure (NeMo Gym's judge_failed) goes to the failures, as NeMo Gym's collection routes it.
       if ("_ng_failure_class" in result && typeof result._ng_failure_class === "string") {
         const failureClass = result._ng_failure_class;
-        failures.push({ ...result, failure_class: failureClass, message: String(result._ng_failure_judge_error ?? failureClass), environment: job.environment });
+        failures.push({
+          ...result,
+          failure_class: failureClass,
+          message: String(result._ng_failure_judge_error ?? failureClass),
+          environment: job.environment,
+        });
         progress.tick(true);
         return;
       }
       if ("failure_class" in result && !("reward" in result)) {
-        failures.push({ [TASK_INDEX]: job.taskIndex, [ROLLOUT_INDEX]: job.rolloutIndex, [ROLLOUT_ID]: job.row[ROLLOUT_ID], environment: job.environment, ...result, row: job.row });
+        failures.push({
+          [TASK_INDEX]: job.taskIndex,
+          [ROLLOUT_INDEX]: job.rolloutIndex,
+          [ROLLOUT_ID]: job.row[ROLLOUT_ID],
+          environment: job.environment,
+          ...result,
+          row: job.row,
+        });
         progress.tick(true);
         return;
       }
       records.push(result);
       // One shared wait for the stream to drain, however many rollouts finish meanwhile.
-      if (!out.write(JSON.stringify(result) + "\n")) await (drained ??= once(out, "drain").finally(() => (drained = undefined)));
+      if (!out.write(`${JSON.stringify(result)}\n`)) await (drained ??= once(out, "drain").finally(() => (drained = undefined)));
       progress.tick(false);
     });
   } finally {
@@ -138,7 +150,7 @@ export async function collectDirect(client: GatewayClient, options: CollectOptio
   }
   const metricsFile = sidecarPath(options.output, ".metrics.json");
   const metrics = Object.fromEntries(Object.entries(byEnvironment).map(([name, e]) => [name, e.metrics ?? null]));
-  writeFileSync(metricsFile, JSON.stringify(metrics, null, 2) + "\n");
+  writeFileSync(metricsFile, `${JSON.stringify(metrics, null, 2)}\n`);
 
   return {
     rollouts: records.length,

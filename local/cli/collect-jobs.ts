@@ -76,7 +76,7 @@ export async function collectJob(client: GatewayClient, options: CollectJobOptio
   if (job.counts.failed > 0) await download(jobs, job.id, "failures", failuresFile);
   else if (existsSync(failuresFile)) rmSync(failuresFile);
   const metricsFile = sidecarPath(options.output, ".metrics.json");
-  writeFileSync(metricsFile, JSON.stringify(job.metrics ?? {}, null, 2) + "\n");
+  writeFileSync(metricsFile, `${JSON.stringify(job.metrics ?? {}, null, 2)}\n`);
 
   const environments: CollectSummary["environments"] = {};
   for (const [name, metrics] of Object.entries(job.metrics ?? {})) {

@@ -47,7 +47,13 @@ export function envCommand(): Command {
       const local = await startLocal({ port: 0, persist: false, environments: [name], ...modelFromEnv() });
       try {
         const output = path.join(mkdtempSync(path.join(tmpdir(), `edgegym-${name}-`)), `${name}.jsonl`);
-        const summary = await collectJob(new GatewayClient(local.url), { input, output, environment: name, numRepeats: options.numRepeats, progress: progressBar(name) });
+        const summary = await collectJob(new GatewayClient(local.url), {
+          input,
+          output,
+          environment: name,
+          numRepeats: options.numRepeats,
+          progress: progressBar(name),
+        });
         for (const problem of summary.problems) process.stderr.write(`bad example row: ${formatProblem(problem)}\n`);
         process.stdout.write(`${metricsTable(Object.entries(summary.environments).map(([environment, c]) => ({ environment, ...c })))}\n`);
         process.stdout.write(`rollouts: ${output}\n`);

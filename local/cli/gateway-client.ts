@@ -102,7 +102,11 @@ export class JobsClient {
 
   /** Uploads a JSONL file as the job's rows, streamed: a large file never sits in memory. */
   async create(file: string, options: JobOptionsInput): Promise<JobSnapshot> {
-    const query = new URLSearchParams(Object.entries(options).filter(([, v]) => v !== undefined).map(([k, v]): [string, string] => [k, String(v)]));
+    const query = new URLSearchParams(
+      Object.entries(options)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]): [string, string] => [k, String(v)]),
+    );
     const body = Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>;
     const response = await fetch(`${this.gateway.url}/v1/jobs?${query}`, {
       method: "POST",

@@ -55,7 +55,15 @@ program
       }
       const url: string = options.url ?? local!.url;
       const client = new GatewayClient(url, options.token);
-      const common = { input: options.input, output: options.output, environment: options.environment, numRepeats: options.numRepeats, limit: options.limit, progress: progressBar("collect"), signal: controller.signal };
+      const common = {
+        input: options.input,
+        output: options.output,
+        environment: options.environment,
+        numRepeats: options.numRepeats,
+        limit: options.limit,
+        progress: progressBar("collect"),
+        signal: controller.signal,
+      };
       if (options.direct) {
         report(await collectDirect(client, { ...common, concurrency: options.concurrency }));
         if (controller.signal.aborted) process.stderr.write("interrupted: the records written so far are kept\n");

@@ -34,7 +34,7 @@ export default defineEnvironment({
 `;
 
 const rows = (): string =>
-  [
+  `${[
     { country: "France", capital: "Paris" },
     { country: "Japan", capital: "Tokyo" },
   ]
@@ -50,7 +50,12 @@ const rows = (): string =>
               type: "function",
               name: "get_capital",
               description: "Look up the capital city of a country.",
-              parameters: { type: "object", properties: { country: { type: "string", description: "The country, e.g. France" } }, required: ["country"], additionalProperties: false },
+              parameters: {
+                type: "object",
+                properties: { country: { type: "string", description: "The country, e.g. France" } },
+                required: ["country"],
+                additionalProperties: false,
+              },
               strict: true,
             },
           ],
@@ -58,7 +63,7 @@ const rows = (): string =>
         expected_answer: capital,
       }),
     )
-    .join("\n") + "\n";
+    .join("\n")}\n`;
 
 const testSource = (name: string) => `// ${name}: the tool, the verifier, and a rollout end to end, in workerd (the real runtime).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -117,7 +122,7 @@ export function scaffoldEnvironment(root: string, name: string): Scaffolded {
     [path.join(dir, "README.md"), readme(name)],
     [path.join(root, "tests", "environments", `${name}.test.ts`), testSource(name)],
   ];
-  for (const [file, content] of files) {
+  for (const [file, _content] of files) {
     if (existsSync(file)) throw new Error(`${path.relative(root, file)} already exists`);
   }
   for (const [file, content] of files) {

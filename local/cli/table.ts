@@ -31,7 +31,10 @@ export function metricsTable(columns: TableColumn[]): string {
 
 /** One row per environment: the numbers to read first; every metric is in each environment's metrics.json. */
 export function summaryTable(columns: TableColumn[]): string {
-  const passKey = (metrics: Record<string, unknown>, pattern: RegExp) => Object.keys(metrics).filter((k) => pattern.test(k)).sort((a, b) => b.length - a.length || b.localeCompare(a))[0];
+  const passKey = (metrics: Record<string, unknown>, pattern: RegExp) =>
+    Object.keys(metrics)
+      .filter((k) => pattern.test(k))
+      .sort((a, b) => b.length - a.length || b.localeCompare(a))[0];
   const rows: string[][] = [["environment", "rollouts", "failed", "mean/reward", "pass@1 (avg of k)", "pass@k"]];
   for (const column of columns) {
     const agent = column.metrics?.agent_metrics ?? {};

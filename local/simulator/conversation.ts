@@ -73,9 +73,7 @@ export function readConversation(request: ChatCompletionRequest): Conversation {
       }
     } else if (message.role === "tool" || message.role === "function") {
       // Match by id; clients that drop ids get the oldest call still waiting for an output.
-      const target =
-        calls.find((c) => !c.hasOutput && c.id === message.tool_call_id) ??
-        calls.find((c) => !c.hasOutput);
+      const target = calls.find((c) => !c.hasOutput && c.id === message.tool_call_id) ?? calls.find((c) => !c.hasOutput);
       if (target) {
         target.hasOutput = true;
         target.output = parseMaybeJson(messageText(message));
@@ -102,9 +100,7 @@ export function toolProperties(tool: ToolInfo): {
     for (const [name, schema] of Object.entries(raw)) properties[name] = isRecord(schema) ? schema : {};
   }
   const requiredRaw = tool.parameters["required"];
-  const required = Array.isArray(requiredRaw)
-    ? requiredRaw.filter((r): r is string => typeof r === "string")
-    : [];
+  const required = Array.isArray(requiredRaw) ? requiredRaw.filter((r): r is string => typeof r === "string") : [];
   return { properties, required };
 }
 
@@ -113,9 +109,7 @@ export function describeOutput(output: unknown): string {
   if (typeof output === "string") return output.trim();
   if (isRecord(output)) {
     // Prefer a sentence the tool already wrote (e.g. "The weather in X is cold.").
-    const sentence = Object.values(output).find(
-      (v): v is string => typeof v === "string" && /\s/.test(v.trim()),
-    );
+    const sentence = Object.values(output).find((v): v is string => typeof v === "string" && /\s/.test(v.trim()));
     if (sentence) return sentence.trim();
   }
   const json = JSON.stringify(output) ?? "null";

@@ -27,7 +27,8 @@ export function faultSampler(options: FaultOptions | undefined, seed: number): (
   const error = rate(options?.errorRate, "errorRate");
   if (drop + malformed + error > 1) throw new Error("faults: dropRate + malformedRate + errorRate must not exceed 1");
   const statuses = [options?.errorStatus ?? 503].flat();
-  for (const status of statuses) if (!Number.isInteger(status) || status < 400 || status > 599) throw new Error(`faults.errorStatus ${status} is not an error status`);
+  for (const status of statuses)
+    if (!Number.isInteger(status) || status < 400 || status > 599) throw new Error(`faults.errorStatus ${status} is not an error status`);
   if (drop + malformed + error === 0) return () => null;
   const random = seededRandom(seed ^ 0x5eed);
   return () => {

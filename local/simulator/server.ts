@@ -5,12 +5,7 @@ import { badRequest, handleChat, parseJson, zodProblem, type ChatState, type Gen
 import { errorBody, type ReasoningField } from "./completion.js";
 import { faultSampler, type FaultOptions } from "./faults.js";
 import { latencySampler, type LatencySpec } from "./latency.js";
-import {
-  scriptBodySchema,
-  scriptedReplySchema,
-  type ChatCompletionRequest,
-  type ScriptedReplyInput,
-} from "./schema.js";
+import { scriptBodySchema, scriptedReplySchema, type ChatCompletionRequest, type ScriptedReplyInput } from "./schema.js";
 import { handleDetokenize, handleTokenize } from "./tokenize.js";
 
 export interface SimulatorLogger {

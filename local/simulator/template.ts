@@ -43,7 +43,10 @@ const NEWLINE = encodeText("\n");
 /** JSON as Python's json.dumps writes it (", " and ": "), which is how chat templates render arguments and tools. */
 export function pythonJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(pythonJson).join(", ")}]`;
-  if (isRecord(value)) return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${pythonJson(v)}`).join(", ")}}`;
+  if (isRecord(value))
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${JSON.stringify(k)}: ${pythonJson(v)}`)
+      .join(", ")}}`;
   return JSON.stringify(value) ?? "null";
 }
 

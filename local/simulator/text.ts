@@ -66,7 +66,10 @@ export function names(text: string): string[] {
 
 /** The first `limit` words of a text, for echoing the user back. */
 export function snippet(text: string, limit = 16): string {
-  const parts = text.trim().split(/\s+/).filter((part) => part.length > 0);
+  const parts = text
+    .trim()
+    .split(/\s+/)
+    .filter((part) => part.length > 0);
   const head = parts.slice(0, limit).join(" ");
   return parts.length > limit ? `${head}…` : head;
 }

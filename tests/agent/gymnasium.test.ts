@@ -43,13 +43,21 @@ function modelResponse(text: string, input = 1, output = 1, cached = 0, reasonin
     parallel_tool_calls: true,
     tool_choice: "auto",
     tools: [],
-    usage: { input_tokens: input, input_tokens_details: { cached_tokens: cached }, output_tokens: output, output_tokens_details: { reasoning_tokens: reasoning }, total_tokens: input + output },
+    usage: {
+      input_tokens: input,
+      input_tokens_details: { cached_tokens: cached },
+      output_tokens: output,
+      output_tokens_details: { reasoning_tokens: reasoning },
+      total_tokens: input + output,
+    },
   };
 }
 
 const limits = (maxSteps = 10): RolloutLimits => ({ maxSteps, deadline: AbortSignal.timeout(10_000), modelTimeoutMs: 5_000, toolTimeoutMs: 5_000 });
 const row = (input = "play") => DatasetRow.parse({ responses_create_params: { input: [{ role: "user", content: input }] } });
-const step = (observation: string | null, reward: number, terminated: boolean, info: Record<string, unknown> = {}) => ({ body: { observation, reward, terminated, truncated: false, info } });
+const step = (observation: string | null, reward: number, terminated: boolean, info: Record<string, unknown> = {}) => ({
+  body: { observation, reward, terminated, truncated: false, info },
+});
 
 function setup(environment: Record<string, Answer[]>, model: Answer[]) {
   const log: Call[] = [];
@@ -59,7 +67,9 @@ function setup(environment: Record<string, Answer[]>, model: Answer[]) {
 
 describe("NeMo Gym's gymnasium_agent tests, ported", () => {
   it("terminates on the first step: one reset, one model call, one step, no close", async () => {
-    const { parts, paths } = setup({ "/reset": [{ body: { observation: "go", info: {} } }], "/step": [step(null, 1, true)] }, [{ body: modelResponse("move A") }]);
+    const { parts, paths } = setup({ "/reset": [{ body: { observation: "go", info: {} } }], "/step": [step(null, 1, true)] }, [
+      { body: modelResponse("move A") },
+    ]);
     const result = await runGymnasiumRollout(row(), parts, limits());
     expect(result).toMatchObject({ reward: 1, terminated: true, truncated: false });
     expect(paths()).toEqual(["/reset", "/v1/responses", "/step"]);
@@ -67,7 +77,11 @@ describe("NeMo Gym's gymnasium_agent tests, ported", () => {
 
   it("a successful rollout survives a failing close: info gets a cleanup_warning", async () => {
     const { parts } = setup(
-      { "/reset": [{ body: { observation: "go", info: { supports_explicit_close: true } } }], "/step": [step(null, 1.25, true, { step_idx: 1 })], "/close": [{ status: 500, body: { error: "close unavailable" } }] },
+      {
+        "/reset": [{ body: { observation: "go", info: { supports_explicit_close: true } } }],
+        "/step": [step(null, 1.25, true, { step_idx: 1 })],
+        "/close": [{ status: 500, body: { error: "close unavailable" } }],
+      },
       [{ body: modelResponse("move A") }],
     );
     const result: Json = await runGymnasiumRollout(row(), parts, limits());
@@ -80,7 +94,10 @@ describe("NeMo Gym's gymnasium_agent tests, ported", () => {
 
   it("multi-step keeps the model's output items whole in the history, observations as user messages, a fresh step id each step", async () => {
     const { parts, log } = setup(
-      { "/reset": [{ body: { observation: "start", info: { supports_step_idempotency: true } } }], "/step": [step("obs-1", 0.5, false), step(null, 0.5, true)] },
+      {
+        "/reset": [{ body: { observation: "start", info: { supports_step_idempotency: true } } }],
+        "/step": [step("obs-1", 0.5, false), step(null, 0.5, true)],
+      },
       [{ body: modelResponse("turn-1", 1, 10) }, { body: modelResponse("turn-2", 1, 20) }],
     );
     const result: Json = await runGymnasiumRollout(row(), parts, limits(3));
@@ -94,14 +111,21 @@ describe("NeMo Gym's gymnasium_agent tests, ported", () => {
     expect(turn2).toContainEqual(expect.objectContaining({ role: "assistant", content: [expect.objectContaining({ type: "output_text", text: "turn-1" })] }));
     expect(turn2).toContainEqual({ type: "message", role: "user", content: "obs-1" });
     // The reset observation follows the row's input, and the record's request carries it, as NeMo Gym's does.
-    expect(turn2.slice(0, 2)).toEqual([{ type: "message", role: "user", content: "play" }, { type: "message", role: "user", content: "start" }]);
+    expect(turn2.slice(0, 2)).toEqual([
+      { type: "message", role: "user", content: "play" },
+      { type: "message", role: "user", content: "start" },
+    ]);
     expect(result.responses_create_params.input).toEqual(turn2.slice(0, 2));
     expect(result.response.output.map((i: Json) => i.role)).toEqual(["assistant", "user", "assistant"]);
   });
 
   it("max_steps sets truncated (and an explicit close still happens once)", async () => {
     const { parts, paths } = setup(
-      { "/reset": [{ body: { observation: null, info: { supports_explicit_close: true } } }], "/step": [step("obs-1", 0, false), step("obs-2", 0, false)], "/close": [{ body: { ok: true, already_closed: false, summary: {} } }] },
+      {
+        "/reset": [{ body: { observation: null, info: { supports_explicit_close: true } } }],
+        "/step": [step("obs-1", 0, false), step("obs-2", 0, false)],
+        "/close": [{ body: { ok: true, already_closed: false, summary: {} } }],
+      },
       [{ body: modelResponse("a") }, { body: modelResponse("b") }],
     );
     const result = await runGymnasiumRollout(row("x"), parts, limits(2));
@@ -123,14 +147,21 @@ describe("NeMo Gym's gymnasium_agent tests, ported", () => {
   });
 
   it("a malformed reset answer still closes the environment", async () => {
-    const { parts, paths } = setup({ "/reset": [{ body: { observation: { not: "text" }, info: { supports_explicit_close: true } } }], "/close": [{ body: { ok: true } }] }, []);
+    const { parts, paths } = setup(
+      { "/reset": [{ body: { observation: { not: "text" }, info: { supports_explicit_close: true } } }], "/close": [{ body: { ok: true } }] },
+      [],
+    );
     await expect(runGymnasiumRollout(row("x"), parts, limits(2))).rejects.toMatchObject({ code: "reset_failed" });
     expect(paths()).toEqual(["/reset", "/close"]);
   });
 
   it("the reset's session goes with every model call, step and close (NeMo Gym threads cookies the same way)", async () => {
     const { parts, log } = setup(
-      { "/reset": [{ body: { observation: "go", info: { supports_explicit_close: true } } }], "/step": [step(null, 0, true)], "/close": [{ body: { ok: true } }] },
+      {
+        "/reset": [{ body: { observation: "go", info: { supports_explicit_close: true } } }],
+        "/step": [step(null, 0, true)],
+        "/close": [{ body: { ok: true } }],
+      },
       [{ body: modelResponse("a") }],
     );
     await runGymnasiumRollout(row("x"), parts, limits());
@@ -138,12 +169,18 @@ describe("NeMo Gym's gymnasium_agent tests, ported", () => {
   });
 
   it("usage accumulates across turns, the details too", async () => {
-    const { parts } = setup(
-      { "/reset": [{ body: { observation: null, info: {} } }], "/step": [step("o", 0, false), step(null, 0, true)] },
-      [{ body: modelResponse("a", 5, 7, 2, 3) }, { body: modelResponse("b", 11, 13, 5, 7) }],
-    );
+    const { parts } = setup({ "/reset": [{ body: { observation: null, info: {} } }], "/step": [step("o", 0, false), step(null, 0, true)] }, [
+      { body: modelResponse("a", 5, 7, 2, 3) },
+      { body: modelResponse("b", 11, 13, 5, 7) },
+    ]);
     const result: Json = await runGymnasiumRollout(row("x"), parts, limits(3));
-    expect(result.response.usage).toEqual({ input_tokens: 16, input_tokens_details: { cached_tokens: 7 }, output_tokens: 20, output_tokens_details: { reasoning_tokens: 10 }, total_tokens: 36 });
+    expect(result.response.usage).toEqual({
+      input_tokens: 16,
+      input_tokens_details: { cached_tokens: 7 },
+      output_tokens: 20,
+      output_tokens_details: { reasoning_tokens: 10 },
+      total_tokens: 36,
+    });
   });
 });
 
@@ -162,7 +199,9 @@ describe("the loop beyond NeMo Gym's tests", () => {
   });
 
   it("an environment's 4xx on /step is the row's fault (400), a 5xx may pass (502)", async () => {
-    const fourxx = setup({ "/reset": [{ body: {} }], "/step": [{ status: 409, body: { error: { code: "no_game", message: "no game" } } }] }, [{ body: modelResponse("a") }]);
+    const fourxx = setup({ "/reset": [{ body: {} }], "/step": [{ status: 409, body: { error: { code: "no_game", message: "no game" } } }] }, [
+      { body: modelResponse("a") },
+    ]);
     await expect(runGymnasiumRollout(row(), fourxx.parts, limits())).rejects.toMatchObject({ code: "step_failed", status: 400 });
     const fivexx = setup({ "/reset": [{ status: 503, body: {} }] }, []);
     await expect(runGymnasiumRollout(row(), fivexx.parts, limits())).rejects.toMatchObject({ code: "reset_failed", status: 502 });
@@ -183,7 +222,13 @@ describe("executeRow picks the loop from the environment's GET /tools", () => {
     const log: Call[] = [];
     const env = agentEnv({ kind: "gymnasium" }, 20, log);
     const first = await executeRow(env, DatasetRow.parse({ ...row(), _ng_task_index: 3, _ng_rollout_index: 1 }), { environment: "toy" });
-    expect(first.record).toMatchObject({ truncated: true, terminated: false, _ng_task_index: 3, _ng_rollout_index: 1, agent_ref: { name: "toy_gymnasium_agent" } });
+    expect(first.record).toMatchObject({
+      truncated: true,
+      terminated: false,
+      _ng_task_index: 3,
+      _ng_rollout_index: 1,
+      agent_ref: { name: "toy_gymnasium_agent" },
+    });
     expect(log.filter((c) => c.path === "/step")).toHaveLength(10);
     await executeRow(env, row(), { environment: "toy", maxSteps: "2" });
     expect(log.filter((c) => c.path === "/tools")).toHaveLength(1);
@@ -203,7 +248,18 @@ describe("executeRow picks the loop from the environment's GET /tools", () => {
   it("the record is NeMo Gym's gymnasium run response plus the bookkeeping fields, in NeMo Gym's order", async () => {
     const env = agentEnv({ kind: "gymnasium", max_steps: 1 }, 1, []);
     const { record } = await executeRow(env, DatasetRow.parse({ ...row(), _ng_task_index: 0, _ng_rollout_index: 0, expected: "x" }), { environment: "toy" });
-    expect(Object.keys(record)).toEqual(["responses_create_params", "response", "reward", "terminated", "truncated", "info", "_ng_task_index", "_ng_rollout_index", "agent_ref", "_ng_rollout_id"]);
+    expect(Object.keys(record)).toEqual([
+      "responses_create_params",
+      "response",
+      "reward",
+      "terminated",
+      "truncated",
+      "info",
+      "_ng_task_index",
+      "_ng_rollout_index",
+      "agent_ref",
+      "_ng_rollout_id",
+    ]);
   });
 });
 

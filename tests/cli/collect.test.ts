@@ -24,7 +24,11 @@ async function edgegym(args: string[]): Promise<{ code: number; stdout: string; 
 }
 
 function lines(file: string): Record<string, unknown>[] {
-  return readFileSync(file, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  return readFileSync(file, "utf8")
+    .trim()
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 let local: Local;
@@ -41,14 +45,38 @@ describe("edgegym collect --url (a job through the queues)", () => {
   it("collects rows × repeats, reports the bad line, writes sorted records and metrics", async () => {
     const rows = fixtureRows("example_session_state_mgmt");
     const input = path.join(dir, "rows.jsonl");
-    writeFileSync(input, [JSON.stringify(rows[0]), JSON.stringify(rows[1]), '{"responses_create_params": {"input": 7}}', JSON.stringify(rows[2])].join("\n") + "\n");
+    writeFileSync(
+      input,
+      `${[JSON.stringify(rows[0]), JSON.stringify(rows[1]), '{"responses_create_params": {"input": 7}}', JSON.stringify(rows[2])].join("\n")}\n`,
+    );
     const output = path.join(dir, "out.jsonl");
-    const result = await edgegym(["collect", "--url", local.url, "-e", "example_session_state_mgmt", "-i", input, "-o", output, "--num-repeats", "2", "-c", "3"]);
+    const result = await edgegym([
+      "collect",
+      "--url",
+      local.url,
+      "-e",
+      "example_session_state_mgmt",
+      "-i",
+      input,
+      "-o",
+      output,
+      "--num-repeats",
+      "2",
+      "-c",
+      "3",
+    ]);
     expect(result.code).toBe(0);
     expect(result.stderr).toContain(`${input}:3: responses_create_params.input:`);
 
     const records = lines(output);
-    expect(records.map((r) => [r._ng_task_index, r._ng_rollout_index])).toEqual([[0, 0], [0, 1], [1, 0], [1, 1], [3, 0], [3, 1]]);
+    expect(records.map((r) => [r._ng_task_index, r._ng_rollout_index])).toEqual([
+      [0, 0],
+      [0, 1],
+      [1, 0],
+      [1, 1],
+      [3, 0],
+      [3, 1],
+    ]);
     expect(new Set(records.map((r) => r._ng_rollout_id)).size).toBe(6);
     for (const record of records) expect(record.reward).toBe(1);
 
@@ -60,8 +88,14 @@ describe("edgegym collect --url (a job through the queues)", () => {
 
   it("finds each row's environment from its agent_ref when --environment is not given", async () => {
     const input = path.join(dir, "mixed.jsonl");
-    const weather = { ...fixtureRows("example_single_tool_call")[0], agent_ref: { type: "responses_api_agents", name: "example_single_tool_call_simple_agent" } };
-    const counter = { ...fixtureRows("example_session_state_mgmt")[0], agent_ref: { type: "responses_api_agents", name: "example_session_state_mgmt_simple_agent" } };
+    const weather = {
+      ...fixtureRows("example_single_tool_call")[0],
+      agent_ref: { type: "responses_api_agents", name: "example_single_tool_call_simple_agent" },
+    };
+    const counter = {
+      ...fixtureRows("example_session_state_mgmt")[0],
+      agent_ref: { type: "responses_api_agents", name: "example_session_state_mgmt_simple_agent" },
+    };
     writeFileSync(input, `${JSON.stringify(weather)}\n${JSON.stringify(counter)}\n`);
     const output = path.join(dir, "mixed.jsonl.out");
     const result = await edgegym(["collect", "--url", local.url, "-i", input, "-o", output]);
@@ -94,12 +128,19 @@ describe("edgegym collect --direct (through /run)", () => {
   it("collects rows × repeats with the same outputs as the queue path", async () => {
     const rows = fixtureRows("example_multi_step");
     const input = path.join(dir, "direct.jsonl");
-    writeFileSync(input, [JSON.stringify(rows[0]), "[1, 2]", JSON.stringify(rows[1])].join("\n") + "\n");
+    writeFileSync(input, `${[JSON.stringify(rows[0]), "[1, 2]", JSON.stringify(rows[1])].join("\n")}\n`);
     const output = path.join(dir, "direct-out.jsonl");
     const result = await edgegym(["collect", "--direct", "--url", local.url, "-e", "example_multi_step", "-i", input, "-o", output, "-n", "3"]);
     expect(result.code).toBe(0);
     expect(result.stderr).toContain(`${input}:2: Invalid input: expected object, received array`);
-    expect(lines(output).map((r) => [r._ng_task_index, r._ng_rollout_index])).toEqual([[0, 0], [0, 1], [0, 2], [2, 0], [2, 1], [2, 2]]);
+    expect(lines(output).map((r) => [r._ng_task_index, r._ng_rollout_index])).toEqual([
+      [0, 0],
+      [0, 1],
+      [0, 2],
+      [2, 0],
+      [2, 1],
+      [2, 2],
+    ]);
     const metrics = JSON.parse(readFileSync(path.join(dir, "direct-out.metrics.json"), "utf8"));
     expect(metrics.example_multi_step.agent_metrics["mean/reward"]).toBeTypeOf("number");
   });
@@ -108,8 +149,16 @@ describe("edgegym collect --direct (through /run)", () => {
 describe("edgegym jobs", () => {
   it("list, status, results, cancel and resume a job on the gateway", async () => {
     const input = path.join(dir, "jobs.jsonl");
-    writeFileSync(input, fixtureRows("example_single_tool_call").map((r) => JSON.stringify(r)).join("\n") + "\n");
-    const created = await fetch(`${local.url}/v1/jobs?environment=example_single_tool_call&num_repeats=2`, { method: "POST", body: readFileSync(input, "utf8") });
+    writeFileSync(
+      input,
+      `${fixtureRows("example_single_tool_call")
+        .map((r) => JSON.stringify(r))
+        .join("\n")}\n`,
+    );
+    const created = await fetch(`${local.url}/v1/jobs?environment=example_single_tool_call&num_repeats=2`, {
+      method: "POST",
+      body: readFileSync(input, "utf8"),
+    });
     const id = ((await created.json()) as { id: string }).id;
 
     const listed = await edgegym(["jobs", "list", "--url", local.url]);
@@ -148,11 +197,24 @@ describe("edgegym collect without --url", () => {
 
 describe("Ctrl-C during edgegym collect", () => {
   it("leaves the job running on the gateway and says how to follow it", async () => {
-    const slow = await startTestLocal({ environments: ["example_single_tool_call"], simulator: { latencyMs: 300 }, vars: { agent: { BATCH_CONCURRENCY: "1" } } });
+    const slow = await startTestLocal({
+      environments: ["example_single_tool_call"],
+      simulator: { latencyMs: 300 },
+      vars: { agent: { BATCH_CONCURRENCY: "1" } },
+    });
     try {
       const input = path.join(dir, "slow.jsonl");
-      writeFileSync(input, fixtureRows("example_single_tool_call").map((r) => JSON.stringify(r)).join("\n") + "\n");
-      const child = spawn(process.execPath, [BIN, "collect", "--url", slow.url, "-e", "example_single_tool_call", "-i", input, "-o", path.join(dir, "slow-out.jsonl"), "-n", "4"], { cwd: PROJECT_ROOT });
+      writeFileSync(
+        input,
+        `${fixtureRows("example_single_tool_call")
+          .map((r) => JSON.stringify(r))
+          .join("\n")}\n`,
+      );
+      const child = spawn(
+        process.execPath,
+        [BIN, "collect", "--url", slow.url, "-e", "example_single_tool_call", "-i", input, "-o", path.join(dir, "slow-out.jsonl"), "-n", "4"],
+        { cwd: PROJECT_ROOT },
+      );
       let stderr = "";
       const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
       await new Promise<void>((resolve) => {

@@ -8,7 +8,7 @@ import { formatProblem, readDataset } from "../../local/cli/dataset.js";
 function file(lines: string[]): string {
   const dir = mkdtempSync(path.join(tmpdir(), "edgegym-dataset-"));
   const name = path.join(dir, "rows.jsonl");
-  writeFileSync(name, lines.join("\n") + "\n");
+  writeFileSync(name, `${lines.join("\n")}\n`);
   return name;
 }
 

@@ -20,7 +20,13 @@ describe("parity with NeMo Gym's recorded rollouts (workerd)", () => {
   recordedRolloutsMatch(NAME, () => local);
 });
 
-const message = (text: string, role = "assistant") => ({ id: "msg", type: "message", role, status: "completed", content: [{ annotations: [], text, type: "output_text" }] });
+const message = (text: string, role = "assistant") => ({
+  id: "msg",
+  type: "message",
+  role,
+  status: "completed",
+  content: [{ annotations: [], text, type: "output_text" }],
+});
 const response = (...output: unknown[]) => ({ id: "resp_test", created_at: 0, model: "dummy", object: "response", output });
 
 /** A verifier's context in plain Node: no session state, and no judge (these verifiers call none). */
@@ -32,7 +38,11 @@ async function verify(body: Record<string, unknown>): Promise<any> {
   const outcome = await perform(arcAgi, { kind: "verify" }, body, context());
   return outcome.status === 200 ? outcome.body : outcome;
 }
-const row = (expected_output: number[][], ...output: unknown[]) => ({ responses_create_params: { input: "q" }, response: response(...output), expected_output });
+const row = (expected_output: number[][], ...output: unknown[]) => ({
+  responses_create_params: { input: "q" },
+  response: response(...output),
+  expected_output,
+});
 
 describe("NeMo Gym's tests (resources_servers/arc_agi/tests/test_app.py), ported", () => {
   it("test_sanity: the environment defines no tools", () => {
@@ -57,7 +67,14 @@ describe("NeMo Gym's tests (resources_servers/arc_agi/tests/test_app.py), ported
 
 describe("new cases", () => {
   it.each([
-    ["whitespace (Python's, NBSP included) inside the grid is ignored", "\\boxed{[ [1,\n 2],\u00a0[3, 4] ]}", [[1, 2], [3, 4]]],
+    [
+      "whitespace (Python's, NBSP included) inside the grid is ignored",
+      "\\boxed{[ [1,\n 2],\u00a0[3, 4] ]}",
+      [
+        [1, 2],
+        [3, 4],
+      ],
+    ],
     ["a boxed grid wins over an earlier bare one", "[[9]] then \\boxed{[[1]]}", [[1]]],
     ["the first valid bare grid wins over a later correct one", "[[1,2]] and [[3]]", [[1, 2]]],
     ["rows may differ in length, only the first must be non-empty", "[[1],[2, 3],[]]", [[1], [2, 3], []]],

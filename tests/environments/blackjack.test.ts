@@ -19,7 +19,13 @@ afterAll(async () => {
 type Json = any;
 const base = () => `${local.url}/v1/environments/${NAME}`;
 const row = fixtureRows(NAME)[0]!;
-const message = (text: string) => ({ id: "msg", type: "message", role: "assistant", status: "completed", content: [{ annotations: [], text, type: "output_text" }] });
+const message = (text: string) => ({
+  id: "msg",
+  type: "message",
+  role: "assistant",
+  status: "completed",
+  content: [{ annotations: [], text, type: "output_text" }],
+});
 const response = (...output: unknown[]) => ({ id: "r", created_at: 0, model: "m", object: "response", output });
 const cards = (text: string) => text.slice(1, -1).split(", ") as Rank[];
 
@@ -71,7 +77,9 @@ describe("the Worker (workerd)", () => {
 
   it("reset deals a fresh random game per session, in NeMo Gym's words", async () => {
     const reset = await postJson(`${base()}/reset`, row);
-    expect(reset.body.observation).toMatch(/^Your hand: \[(10|[2-9JQKA]), (10|[2-9JQKA])\] = \d+\nDealer shows: (10|[2-9JQKA])\nRespond with <action>hit<\/action> or <action>stand<\/action>\.$/);
+    expect(reset.body.observation).toMatch(
+      /^Your hand: \[(10|[2-9JQKA]), (10|[2-9JQKA])\] = \d+\nDealer shows: (10|[2-9JQKA])\nRespond with <action>hit<\/action> or <action>stand<\/action>\.$/,
+    );
     expect(reset.headers.get("x-session-id")).toBeTruthy();
   });
 
@@ -100,7 +108,13 @@ describe("the Worker (workerd)", () => {
   it("reads the text of every message part, joined as NeMo Gym's extract_text joins it", async () => {
     const headers = { "x-session-id": crypto.randomUUID() };
     await postJson(`${base()}/reset`, { ...row, deck: ["2", "3", "K", "7", "4"] }, headers);
-    const split = response({ ...message("I will <action>hi"), content: [{ type: "output_text", text: "I will <action>hi" }, { type: "output_text", text: "t</action>" }] });
+    const split = response({
+      ...message("I will <action>hi"),
+      content: [
+        { type: "output_text", text: "I will <action>hi" },
+        { type: "output_text", text: "t</action>" },
+      ],
+    });
     expect((await postJson(`${base()}/step`, { ...row, response: split }, headers)).body.observation).toContain("[2, 3, 4] = 9");
   });
 
@@ -133,13 +147,21 @@ describe("NeMo Gym's blackjack tests, ported", () => {
     expect(outcome.terminated).toBe(true);
     expect([-1, 0, 1]).toContain(outcome.reward);
     expect(["win", "draw", "loss"]).toContain(outcome.info.result);
-    expect(play({ player: ["K", "9"], dealer: ["10"], deck: ["7"] }, "stand")).toMatchObject({ reward: 1, info: { result: "win", dealer: "[10, 7]", dealer_value: 17 } });
+    expect(play({ player: ["K", "9"], dealer: ["10"], deck: ["7"] }, "stand")).toMatchObject({
+      reward: 1,
+      info: { result: "win", dealer: "[10, 7]", dealer_value: 17 },
+    });
     expect(play({ player: ["K", "7"], dealer: ["10"], deck: ["7"] }, "stand")).toMatchObject({ reward: 0, info: { result: "draw" } });
     expect(play({ player: ["K", "6"], dealer: ["10"], deck: ["7"] }, "stand")).toMatchObject({ reward: -1, info: { result: "loss" } });
   });
 
   it("a hit that busts ends the game at -1", () => {
-    expect(play({ player: ["K", "K"], dealer: ["5"], deck: ["5"] }, "hit")).toEqual({ observation: null, reward: -1, terminated: true, info: { result: "bust", player: "[K, K, 5]", value: 25 } });
+    expect(play({ player: ["K", "K"], dealer: ["5"], deck: ["5"] }, "hit")).toEqual({
+      observation: null,
+      reward: -1,
+      terminated: true,
+      info: { result: "bust", player: "[K, K, 5]", value: 25 },
+    });
     expect(play({ player: ["K", "K"], dealer: ["5"], deck: ["A"] }, "hit").terminated).toBe(false);
   });
 

@@ -17,7 +17,13 @@ beforeEach(() => local.simulator!.reset());
 
 const verify = (body: unknown) => postJson(`${local.url}/v1/environments/equivalence_llm_judge/verify`, body);
 const judgeMessages = () => local.simulator!.requests.map((r) => (r.messages as { role: string; content: unknown }[]).map((m) => [m.role, m.content]));
-const message = (text: string) => ({ id: "msg", type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text, annotations: [] }] });
+const message = (text: string) => ({
+  id: "msg",
+  type: "message",
+  role: "assistant",
+  status: "completed",
+  content: [{ type: "output_text", text, annotations: [] }],
+});
 const request = (question: string, expected: string | null, text: string) => ({
   responses_create_params: { input: [{ role: "user", content: question }] },
   response: { id: "resp", object: "response", created_at: 0, model: "m", output: [message(text)] },
@@ -42,24 +48,29 @@ describe("NeMo Gym's recorded rollouts, re-judged", () => {
     expect(records.every((r) => (r.judge_evaluations as unknown[]).length === 1)).toBe(true);
   });
 
-  it.each(records.map((record, i) => [i, record] as const))("record %i: the same prompt reaches the judge, the same verdict gives the same reward", async (_i, record) => {
-    const row = rows.find((r) => inputKey(r) === inputKey(record))!;
-    const [recorded] = record.judge_evaluations as Evaluation[];
-    local.simulator!.script({ content: lastText(recorded!) });
-    const { reward: _r, judge_evaluations: _j, ...body } = record;
-    const answer = await verify({ ...body, question: row.question });
+  it.each(records.map((record, i) => [i, record] as const))(
+    "record %i: the same prompt reaches the judge, the same verdict gives the same reward",
+    async (_i, record) => {
+      const row = rows.find((r) => inputKey(r) === inputKey(record))!;
+      const [recorded] = record.judge_evaluations as Evaluation[];
+      local.simulator!.script({ content: lastText(recorded!) });
+      const { reward: _r, judge_evaluations: _j, ...body } = record;
+      const answer = await verify({ ...body, question: row.question });
 
-    expect(answer.status).toBe(200);
-    expect(answer.body.reward).toBe(record.reward);
-    expect(answer.body.expected_answer).toBe(record.expected_answer);
-    // No system message (judge_system_message is null), the template filled exactly as NeMo Gym filled it.
-    expect(judgeMessages()).toEqual([recorded!.responses_create_params.input.map((m) => [m.role, m.content])]);
-    const [evaluation] = answer.body.judge_evaluations as Evaluation[];
-    expect(answer.body.judge_evaluations).toHaveLength(1);
-    expect(evaluation!.verdict_label).toBe(recorded!.verdict_label);
-    expect(evaluation!.responses_create_params.input).toEqual(recorded!.responses_create_params.input.map(({ role, content }) => ({ type: "message", role, content })));
-    expect(lastText(evaluation!)).toBe(lastText(recorded!));
-  });
+      expect(answer.status).toBe(200);
+      expect(answer.body.reward).toBe(record.reward);
+      expect(answer.body.expected_answer).toBe(record.expected_answer);
+      // No system message (judge_system_message is null), the template filled exactly as NeMo Gym filled it.
+      expect(judgeMessages()).toEqual([recorded!.responses_create_params.input.map((m) => [m.role, m.content])]);
+      const [evaluation] = answer.body.judge_evaluations as Evaluation[];
+      expect(answer.body.judge_evaluations).toHaveLength(1);
+      expect(evaluation!.verdict_label).toBe(recorded!.verdict_label);
+      expect(evaluation!.responses_create_params.input).toEqual(
+        recorded!.responses_create_params.input.map(({ role, content }) => ({ type: "message", role, content })),
+      );
+      expect(lastText(evaluation!)).toBe(lastText(recorded!));
+    },
+  );
 });
 
 describe("the judge", () => {
@@ -114,7 +125,10 @@ describe("the judge", () => {
 
   it("a row's template_metadata.output_regex (Python) picks the answer the judge sees", async () => {
     local.simulator!.script({ content: "[[A=B]]" });
-    const answer = await verify({ ...request("What is 2+2?", "4", "Let me explain: the answer is \\boxed{4} because 2+2=4."), template_metadata: { output_regex: "\\\\boxed\\{(?P<answer>.*?)\\}" } });
+    const answer = await verify({
+      ...request("What is 2+2?", "4", "Let me explain: the answer is \\boxed{4} because 2+2=4."),
+      template_metadata: { output_regex: "\\\\boxed\\{(?P<answer>.*?)\\}" },
+    });
     expect(answer.body.reward).toBe(1);
     expect(judgeMessages()[0]![0]![1]).toBe(prompt("What is 2+2?", "4", "4"));
   });

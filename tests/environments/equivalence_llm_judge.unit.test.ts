@@ -43,7 +43,11 @@ describe("NeMo Gym's tests (test_app.py), ported", () => {
     expect(single.judge_evaluations).toHaveLength(1);
 
     const twice = scripted("[[A=B]]", "[[A=B]]");
-    const swapped = await verifyEquivalence(task([{ role: "user", content: "Q: 1+1?" }], [message("It is 2.")], { expected_answer: "2" }), twice.judge, config({ checkTwiceSwap: true }));
+    const swapped = await verifyEquivalence(
+      task([{ role: "user", content: "Q: 1+1?" }], [message("It is 2.")], { expected_answer: "2" }),
+      twice.judge,
+      config({ checkTwiceSwap: true }),
+    );
     expect(swapped.reward).toBe(1);
     expect(swapped.judge_evaluations).toHaveLength(2);
     // The second pass swaps the answers: the generated one is shown as GOLD.
@@ -72,7 +76,11 @@ describe("NeMo Gym's tests (test_app.py), ported", () => {
 
   it("test_swap_fails_uses_configured_reward", async () => {
     const { judge } = scripted("[[A=B]]", "[[A!=B]]");
-    const verdict = await verifyEquivalence(task([{ role: "user", content: "Q?" }], [message("A")], { expected_answer: "B" }), judge, config({ checkTwiceSwap: true, rewardIfSwapFails: -1 }));
+    const verdict = await verifyEquivalence(
+      task([{ role: "user", content: "Q?" }], [message("A")], { expected_answer: "B" }),
+      judge,
+      config({ checkTwiceSwap: true, rewardIfSwapFails: -1 }),
+    );
     expect(verdict.reward).toBe(-1);
     expect(verdict.judge_evaluations).toHaveLength(2);
   });
@@ -156,7 +164,9 @@ describe("NeMo Gym's tests (test_app.py), ported", () => {
   });
 
   it("test_question_extraction_returns_empty_when_no_text_blocks", () => {
-    const params = ResponsesCreateParams.parse({ input: [{ role: "user", content: [{ type: "input_image", image_url: "data:image/png;base64,iVBORw0KGgo=", detail: "auto" }] }] });
+    const params = ResponsesCreateParams.parse({
+      input: [{ role: "user", content: [{ type: "input_image", image_url: "data:image/png;base64,iVBORw0KGgo=", detail: "auto" }] }],
+    });
     expect(questionText(params, null)).toBe("");
   });
 });
@@ -164,7 +174,11 @@ describe("NeMo Gym's tests (test_app.py), ported", () => {
 describe("new cases", () => {
   it("lc_judge's labels: INCORRECT contains CORRECT, and the earlier position decides", async () => {
     const labels = { equalLabel: "CORRECT", notEqualLabel: "INCORRECT" };
-    for (const [reply, reward] of [["CORRECT", 1], ["The answer is INCORRECT", 0], ["INCORRECT, not CORRECT", 0]] as const) {
+    for (const [reply, reward] of [
+      ["CORRECT", 1],
+      ["The answer is INCORRECT", 0],
+      ["INCORRECT, not CORRECT", 0],
+    ] as const) {
       const { judge } = scripted(reply);
       const verdict = await verifyEquivalence(task([{ role: "user", content: "q" }], [message("a")], { expected_answer: "a" }), judge, config(labels));
       expect(verdict.reward, reply).toBe(reward);

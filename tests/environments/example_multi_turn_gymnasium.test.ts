@@ -17,7 +17,13 @@ afterAll(async () => {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
 const base = () => `${local.url}/v1/environments/${NAME}`;
-const message = (text: string) => ({ id: "msg", type: "message", role: "assistant", status: "completed", content: [{ annotations: [], text, type: "output_text" }] });
+const message = (text: string) => ({
+  id: "msg",
+  type: "message",
+  role: "assistant",
+  status: "completed",
+  content: [{ annotations: [], text, type: "output_text" }],
+});
 const response = (...output: unknown[]) => ({ id: "r", created_at: 0, model: "m", object: "response", output });
 
 /** NeMo Gym's gymnasium records keep only the request: the task fields come from the example row with the same input. */
@@ -72,7 +78,13 @@ describe("NeMo Gym's tests, ported, and the scoring rules", () => {
 
   it("the expected answer is a case-insensitive substring of all the final turn's text", async () => {
     const words = { ...row, expected_answer: "Twenty" };
-    const split = { ...message(""), content: [{ type: "output_text", text: "it is TWEN" }, { type: "output_text", text: "TY exactly" }] };
+    const split = {
+      ...message(""),
+      content: [
+        { type: "output_text", text: "it is TWEN" },
+        { type: "output_text", text: "TY exactly" },
+      ],
+    };
     expect((await play(words, ["120", split])).at(-1).reward).toBe(1);
   });
 

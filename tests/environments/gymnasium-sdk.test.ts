@@ -33,7 +33,11 @@ function client(environment: Environment) {
   const { states, env } = fakeSessions(environment);
   const call = async (method: string, path: string, body?: unknown, sessionId = "sid-1") => {
     const response = await app.fetch(
-      new Request(`http://env${path}`, { method, headers: { "content-type": "application/json", "x-session-id": sessionId }, body: body === undefined ? undefined : JSON.stringify(body) }),
+      new Request(`http://env${path}`, {
+        method,
+        headers: { "content-type": "application/json", "x-session-id": sessionId },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
       env,
     );
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -42,14 +46,34 @@ function client(environment: Environment) {
   return { states, call, post: (path: string, body?: unknown, sessionId?: string) => call("POST", path, body, sessionId) };
 }
 
-const message = (...parts: string[]) => parts.map((text, i) => ({ id: `msg_${i}`, type: "message", role: "assistant", status: "completed", content: [{ annotations: [], text, type: "output_text" }] }));
-const response = (...parts: string[]) => ({ id: "r", created_at: 0, model: "m", object: "response", output: message(...parts), parallel_tool_calls: true, tool_choice: "auto", tools: [] });
+const message = (...parts: string[]) =>
+  parts.map((text, i) => ({
+    id: `msg_${i}`,
+    type: "message",
+    role: "assistant",
+    status: "completed",
+    content: [{ annotations: [], text, type: "output_text" }],
+  }));
+const response = (...parts: string[]) => ({
+  id: "r",
+  created_at: 0,
+  model: "m",
+  object: "response",
+  output: message(...parts),
+  parallel_tool_calls: true,
+  tool_choice: "auto",
+  tools: [],
+});
 const row = { responses_create_params: { input: [] } };
 const stepBody = { ...row, response: response("x") };
 
 const state = z.object({ x: z.number() });
 const terminating = defineGymnasiumEnvironment({ name: "terminating", state, step: () => ({ reward: 1, terminated: true, truncated: false }) });
-const ongoing = defineGymnasiumEnvironment({ name: "ongoing", state, step: () => ({ observation: "keep going", reward: 0, terminated: false, truncated: false }) });
+const ongoing = defineGymnasiumEnvironment({
+  name: "ongoing",
+  state,
+  step: () => ({ observation: "keep going", reward: 0, terminated: false, truncated: false }),
+});
 const truncating = defineGymnasiumEnvironment({ name: "truncating", state, step: () => ({ reward: 0, terminated: false, truncated: true }) });
 
 describe("NeMo Gym's GymnasiumServer tests, ported", () => {
@@ -147,12 +171,25 @@ describe("the gymnasium HTTP surface", () => {
       kind: "gymnasium",
       stateful: true,
       max_steps: 7,
-      tools: [{ type: "function", name: "lookup", description: "Look a key up.", parameters: { type: "object", properties: { key: { type: "string" } }, required: ["key"], additionalProperties: false }, strict: true }],
+      tools: [
+        {
+          type: "function",
+          name: "lookup",
+          description: "Look a key up.",
+          parameters: { type: "object", properties: { key: { type: "string" } }, required: ["key"], additionalProperties: false },
+          strict: true,
+        },
+      ],
     });
   });
 
   it("a step without a response, or with a task field of the wrong type, is a 400 naming the field", async () => {
-    const typed = defineGymnasiumEnvironment({ name: "typed", task: z.object({ target: z.number() }), state, step: () => ({ reward: 0, terminated: true, truncated: false }) });
+    const typed = defineGymnasiumEnvironment({
+      name: "typed",
+      task: z.object({ target: z.number() }),
+      state,
+      step: () => ({ reward: 0, terminated: true, truncated: false }),
+    });
     const env = client(typed);
     const missing = await env.post("/step", { ...row, target: 1 });
     expect(missing.status).toBe(400);
@@ -198,8 +235,14 @@ describe("the gymnasium HTTP surface", () => {
   });
 
   it("a gymnasium environment without state runs in the Worker itself", async () => {
-    const stateless = defineGymnasiumEnvironment({ name: "stateless", step: (action) => ({ reward: extractText(action).length, terminated: true, truncated: false }) });
-    const answer = await environmentApp(stateless).fetch(new Request("http://env/step", { method: "POST", body: JSON.stringify({ ...row, response: response("abc") }) }), {});
+    const stateless = defineGymnasiumEnvironment({
+      name: "stateless",
+      step: (action) => ({ reward: extractText(action).length, terminated: true, truncated: false }),
+    });
+    const answer = await environmentApp(stateless).fetch(
+      new Request("http://env/step", { method: "POST", body: JSON.stringify({ ...row, response: response("abc") }) }),
+      {},
+    );
     expect(await answer.json()).toMatchObject({ reward: 3, terminated: true });
   });
 
@@ -216,7 +259,9 @@ describe("toolOutput writes the result as NeMo Gym's json.dumps does", () => {
       call_id: "c1",
       output: '{"city": "Z\\u00fcrich", "temps": [1, 2.5], "ok": true, "none": null}',
     });
-    expect(pythonJsonDumps([1e-5, 1.5e16, 0.0001, 123.456, -2.5e-7, "\u{1F600}\n\u007f"])).toBe('[1e-05, 1.5e+16, 0.0001, 123.456, -2.5e-07, "\\ud83d\\ude00\\n\\u007f"]');
+    expect(pythonJsonDumps([1e-5, 1.5e16, 0.0001, 123.456, -2.5e-7, "\u{1F600}\n\u007f"])).toBe(
+      '[1e-05, 1.5e+16, 0.0001, 123.456, -2.5e-07, "\\ud83d\\ude00\\n\\u007f"]',
+    );
     expect(pythonJsonDumps(undefined)).toBe("null");
   });
 });

@@ -95,15 +95,24 @@ describe("NeMo Gym's tests (test_app.py), ported", () => {
   });
 
   it("test_title_positive", async () => {
-    await expectVerdict(request(["detectable_format:title"], "Write the entire response with a title.", [{}], "<<My Title>>\n\nThis is the content of my response."), true, 1.0, [true]);
+    await expectVerdict(
+      request(["detectable_format:title"], "Write the entire response with a title.", [{}], "<<My Title>>\n\nThis is the content of my response."),
+      true,
+      1.0,
+      [true],
+    );
   });
 
   it("test_title_negative", async () => {
-    await expectVerdict(request(["detectable_format:title"], "Write the entire response with a title.", [{}], "This response has no title."), false, 0.0, [false]);
+    await expectVerdict(request(["detectable_format:title"], "Write the entire response with a title.", [{}], "This response has no title."), false, 0.0, [
+      false,
+    ]);
   });
 
   it("test_no_comma_positive", async () => {
-    await expectVerdict(request(["punctuation:no_comma"], "The output should not contain any commas.", [{}], "Hello world without commas at all"), true, 1.0, [true]);
+    await expectVerdict(request(["punctuation:no_comma"], "The output should not contain any commas.", [{}], "Hello world without commas at all"), true, 1.0, [
+      true,
+    ]);
   });
 
   it("test_no_comma_negative", async () => {
@@ -111,32 +120,67 @@ describe("NeMo Gym's tests (test_app.py), ported", () => {
   });
 
   it("test_word_count_positive", async () => {
-    const body = request(["length_constraints:number_words"], "The response must contain at least 6 words.", [{ num_words: 6, relation: "at least" }], "This response has exactly six words.", 100);
+    const body = request(
+      ["length_constraints:number_words"],
+      "The response must contain at least 6 words.",
+      [{ num_words: 6, relation: "at least" }],
+      "This response has exactly six words.",
+      100,
+    );
     await expectVerdict(body, true, 1.0, [true]);
   });
 
   it("test_word_count_negative", async () => {
-    const body = request(["length_constraints:number_words"], "The response must contain at least 10 words.", [{ num_words: 10, relation: "at least" }], "Too short.");
+    const body = request(
+      ["length_constraints:number_words"],
+      "The response must contain at least 10 words.",
+      [{ num_words: 10, relation: "at least" }],
+      "Too short.",
+    );
     await expectVerdict(body, false, 0.0, [false]);
   });
 
   it("test_multiple_constraints_positive", async () => {
-    const body = request(["detectable_format:title", "punctuation:no_comma"], "Write a response with a title and no commas.", [{}, {}], "<<My Great Title>>\n\nThis is a response without any commas at all.", 200);
+    const body = request(
+      ["detectable_format:title", "punctuation:no_comma"],
+      "Write a response with a title and no commas.",
+      [{}, {}],
+      "<<My Great Title>>\n\nThis is a response without any commas at all.",
+      200,
+    );
     await expectVerdict(body, true, 1.0, [true, true]);
   });
 
   it("test_multiple_constraints_negative", async () => {
-    const body = request(["detectable_format:title", "punctuation:no_comma"], "Write a response with a title and no commas.", [{}, {}], "<<My Great Title>>\n\nThis response has commas, which should fail.", 201);
+    const body = request(
+      ["detectable_format:title", "punctuation:no_comma"],
+      "Write a response with a title and no commas.",
+      [{}, {}],
+      "<<My Great Title>>\n\nThis response has commas, which should fail.",
+      201,
+    );
     await expectVerdict(body, false, 0.0, [true, false]);
   });
 
   it("test_fractional_reward_half", async () => {
-    const body = request(["detectable_format:title", "punctuation:no_comma"], "Write a response with a title and no commas.", [{}, {}], "<<My Great Title>>\n\n with a comma here, okay.", 300, "fraction");
+    const body = request(
+      ["detectable_format:title", "punctuation:no_comma"],
+      "Write a response with a title and no commas.",
+      [{}, {}],
+      "<<My Great Title>>\n\n with a comma here, okay.",
+      300,
+      "fraction",
+    );
     await expectVerdict(body, false, 0.5, [true, false]);
   });
 
   it("test_missing_verifier_metadata_fields_raises: rejected before verifying", async () => {
-    const answer = await verify({ id: 1, responses_create_params: { input: [] }, response: { ...response(""), output: [] }, verifier_metadata: { prompt: "some prompt" } });
+    const answer = await verify({
+      id: 1,
+      responses_create_params: { input: [] },
+      response: { ...response(""), output: [] },
+      verifier_metadata: { prompt: "some prompt" },
+    });
     expect(answer.status).toBe(400);
     expect(answer.body.error.message).toContain("verifier_metadata is missing required fields: ['instruction_id_list', 'kwargs']");
   });
@@ -221,7 +265,14 @@ describe("the request contract (new cases)", () => {
   it("reads content[0].text of the last output item only", async () => {
     const base = title("");
     const earlier = { type: "message", role: "assistant", content: [{ type: "output_text", text: "<<Earlier title>>" }] };
-    const last = { type: "message", role: "assistant", content: [{ type: "output_text", text: "no title" }, { type: "output_text", text: "<<Second part>>" }] };
+    const last = {
+      type: "message",
+      role: "assistant",
+      content: [
+        { type: "output_text", text: "no title" },
+        { type: "output_text", text: "<<Second part>>" },
+      ],
+    };
     await expectVerdict({ ...base, response: { ...base.response, output: [earlier, last] } }, false, 0.0, [false]);
   });
 

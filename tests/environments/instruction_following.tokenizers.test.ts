@@ -23,42 +23,114 @@ import { wordTokenize } from "../../environments/instruction_following/instructi
  */
 const TOKENIZED: [string, string[], string[]][] = [
   // "Dr" is an abbreviation and "Smith" is not a known lowercase word, so no break after "Dr."; "there." ends one.
-  ["Hello there. Dr. Smith went home. It was fine!", ["Hello there.", "Dr. Smith went home.", "It was fine!"], ["Hello", "there", ".", "Dr.", "Smith", "went", "home", ".", "It", "was", "fine", "!"]],
+  [
+    "Hello there. Dr. Smith went home. It was fine!",
+    ["Hello there.", "Dr. Smith went home.", "It was fine!"],
+    ["Hello", "there", ".", "Dr.", "Smith", "went", "home", ".", "It", "was", "fine", "!"],
+  ],
   // A number before a capitalized word ends a sentence; before a lowercase word it does not.
-  ["1. First item\n2. second item\n3. Third item.", ["1.", "First item\n2. second item\n3.", "Third item."], ["1", ".", "First", "item", "2.", "second", "item", "3", ".", "Third", "item", "."]],
+  [
+    "1. First item\n2. second item\n3. Third item.",
+    ["1.", "First item\n2. second item\n3.", "Third item."],
+    ["1", ".", "First", "item", "2.", "second", "item", "3", ".", "Third", "item", "."],
+  ],
   // Closing quotes and brackets stay with their sentence; "And" after an ellipsis is not a known lowercase word.
-  ["He said \"wow.\" Then he left... And nothing? Yes! (Really.) Sure.", ["He said \"wow.\"", "Then he left... And nothing?", "Yes!", "(Really.)", "Sure."], ["He", "said", "``", "wow", ".", "''", "Then", "he", "left", "...", "And", "nothing", "?", "Yes", "!", "(", "Really", ".", ")", "Sure", "."]],
+  [
+    'He said "wow." Then he left... And nothing? Yes! (Really.) Sure.',
+    ['He said "wow."', "Then he left... And nothing?", "Yes!", "(Really.)", "Sure."],
+    ["He", "said", "``", "wow", ".", "''", "Then", "he", "left", "...", "And", "nothing", "?", "Yes", "!", "(", "Really", ".", ")", "Sure", "."],
+  ],
   // "U.S." and "Mr." are listed abbreviations; "J." and "S." are initials before capitalized names.
-  ["The U.S. economy grew. Mr. Jones disagreed. J. S. Bach was a composer.", ["The U.S. economy grew.", "Mr. Jones disagreed.", "J. S. Bach was a composer."], ["The", "U.S.", "economy", "grew", ".", "Mr.", "Jones", "disagreed", ".", "J.", "S.", "Bach", "was", "a", "composer", "."]],
+  [
+    "The U.S. economy grew. Mr. Jones disagreed. J. S. Bach was a composer.",
+    ["The U.S. economy grew.", "Mr. Jones disagreed.", "J. S. Bach was a composer."],
+    ["The", "U.S.", "economy", "grew", ".", "Mr.", "Jones", "disagreed", ".", "J.", "S.", "Bach", "was", "a", "composer", "."],
+  ],
   // Decimals are not candidates (no space after the period); "Jan." is listed; "5." before "Sales" ends a sentence.
-  ["Prices rose 3.5% to $4.20 on Jan. 5. Sales fell.", ["Prices rose 3.5% to $4.20 on Jan. 5.", "Sales fell."], ["Prices", "rose", "3.5", "%", "to", "$", "4.20", "on", "Jan.", "5", ".", "Sales", "fell", "."]],
+  [
+    "Prices rose 3.5% to $4.20 on Jan. 5. Sales fell.",
+    ["Prices rose 3.5% to $4.20 on Jan. 5.", "Sales fell."],
+    ["Prices", "rose", "3.5", "%", "to", "$", "4.20", "on", "Jan.", "5", ".", "Sales", "fell", "."],
+  ],
   // A period followed by a curly closing quote is not a candidate end (Punkt's period context wants a space).
-  ["“Quoted.” Next sentence. ‘Single’ quotes’ here.", ["“Quoted.” Next sentence.", "‘Single’ quotes’ here."], ["“", "Quoted.", "”", "Next", "sentence", ".", "‘", "Single", "’", "quotes", "’", "here", "."]],
-  ["They're gonna do it, can't they? I cannot wait; 'tis the season.", ["They're gonna do it, can't they?", "I cannot wait; 'tis the season."], ["They", "'re", "gon", "na", "do", "it", ",", "ca", "n't", "they", "?", "I", "can", "not", "wait", ";", "'t", "is", "the", "season", "."]],
+  [
+    "“Quoted.” Next sentence. ‘Single’ quotes’ here.",
+    ["“Quoted.” Next sentence.", "‘Single’ quotes’ here."],
+    ["“", "Quoted.", "”", "Next", "sentence", ".", "‘", "Single", "’", "quotes", "’", "here", "."],
+  ],
+  [
+    "They're gonna do it, can't they? I cannot wait; 'tis the season.",
+    ["They're gonna do it, can't they?", "I cannot wait; 'tis the season."],
+    ["They", "'re", "gon", "na", "do", "it", ",", "ca", "n't", "they", "?", "I", "can", "not", "wait", ";", "'t", "is", "the", "season", "."],
+  ],
   // As nltk's model: it knows none of "e.g", "i.e", "etc" as abbreviations, and neither does our list, so each ends a sentence.
-  ["Wait . . . what? e.g. this i.e. that. etc. done.", ["Wait .", ".", ".", "what?", "e.g.", "this i.e.", "that.", "etc.", "done."], ["Wait", ".", ".", ".", "what", "?", "e.g", ".", "this", "i.e", ".", "that", ".", "etc", ".", "done", "."]],
+  [
+    "Wait . . . what? e.g. this i.e. that. etc. done.",
+    ["Wait .", ".", ".", "what?", "e.g.", "this i.e.", "that.", "etc.", "done."],
+    ["Wait", ".", ".", ".", "what", "?", "e.g", ".", "this", "i.e", ".", "that", ".", "etc", ".", "done", "."],
+  ],
   // Differs from nltk: "She" and "They" are known lowercase words, so a sentence starts after "p.m." and "a.m."
   // (nltk breaks before "They" but keeps "p.m. She" together).
-  ["He arrived at 5 p.m. She left at 6 a.m. They met.", ["He arrived at 5 p.m.", "She left at 6 a.m.", "They met."], ["He", "arrived", "at", "5", "p.m", ".", "She", "left", "at", "6", "a.m", ".", "They", "met", "."]],
-  ["A sentence with émojis 😀. Another one — with dashes -- and more...", ["A sentence with émojis 😀.", "Another one — with dashes -- and more..."], ["A", "sentence", "with", "émojis", "😀", ".", "Another", "one", "—", "with", "dashes", "--", "and", "more", "..."]],
-  ["Tabs\tand\tspaces.  Double  spaces.\r\nCRLF line.", ["Tabs\tand\tspaces.", "Double  spaces.", "CRLF line."], ["Tabs", "and", "spaces", ".", "Double", "spaces", ".", "CRLF", "line", "."]],
+  [
+    "He arrived at 5 p.m. She left at 6 a.m. They met.",
+    ["He arrived at 5 p.m.", "She left at 6 a.m.", "They met."],
+    ["He", "arrived", "at", "5", "p.m", ".", "She", "left", "at", "6", "a.m", ".", "They", "met", "."],
+  ],
+  [
+    "A sentence with émojis 😀. Another one — with dashes -- and more...",
+    ["A sentence with émojis 😀.", "Another one — with dashes -- and more..."],
+    ["A", "sentence", "with", "émojis", "😀", ".", "Another", "one", "—", "with", "dashes", "--", "and", "more", "..."],
+  ],
+  [
+    "Tabs\tand\tspaces.  Double  spaces.\r\nCRLF line.",
+    ["Tabs\tand\tspaces.", "Double  spaces.", "CRLF line."],
+    ["Tabs", "and", "spaces", ".", "Double", "spaces", ".", "CRLF", "line", "."],
+  ],
   ["", [], []],
   ["No punctuation at all", ["No punctuation at all"], ["No", "punctuation", "at", "all"]],
 ];
 
 /** [why, text, Punkt sentences with our parameters]: what the abbreviation list and the lowercase-word rule give. */
 const PUNKT_RULES: [string, string, string[]][] = [
-  ["a listed abbreviation before a known lowercase word ends a sentence", "I bought apples, pears, etc. The rest was gone.", ["I bought apples, pears, etc.", "The rest was gone."]],
-  ["a listed abbreviation before a capitalized word we know nothing about does not", "He works for Acme Inc. Sales are up.", ["He works for Acme Inc. Sales are up."]],
+  [
+    "a listed abbreviation before a known lowercase word ends a sentence",
+    "I bought apples, pears, etc. The rest was gone.",
+    ["I bought apples, pears, etc.", "The rest was gone."],
+  ],
+  [
+    "a listed abbreviation before a capitalized word we know nothing about does not",
+    "He works for Acme Inc. Sales are up.",
+    ["He works for Acme Inc. Sales are up."],
+  ],
   ["a listed abbreviation before 'They' does", "He works for Acme Inc. They make tools.", ["He works for Acme Inc.", "They make tools."]],
   ["titles before names", "Prof. Jones met Ms. Lee at St. Paul's Cathedral.", ["Prof. Jones met Ms. Lee at St. Paul's Cathedral."]],
-  ["'Fig.' and 'No.' before numbers; an ordinary word's period ends a sentence", "See Fig. 3 for details. No. 5 is next.", ["See Fig. 3 for details.", "No. 5 is next."]],
+  [
+    "'Fig.' and 'No.' before numbers; an ordinary word's period ends a sentence",
+    "See Fig. 3 for details. No. 5 is next.",
+    ["See Fig. 3 for details.", "No. 5 is next."],
+  ],
   ["'no.' is listed, but 'It' is a known lowercase word", "The answer is no. It is not.", ["The answer is no.", "It is not."]],
-  ["'e.g.'/'i.e.' are not abbreviations (as in nltk's model), so their periods end sentences; the listed 'vs.' does not", "Use a tool, e.g. a hammer, i.e. something heavy, vs. a feather.", ["Use a tool, e.g.", "a hammer, i.e.", "something heavy, vs. a feather."]],
-  ["dotted abbreviations before lowercase and known lowercase words", "We met in Washington, D.C. last year. The U.K. The U.S. Both voted.", ["We met in Washington, D.C. last year.", "The U.K.", "The U.S. Both voted."]],
-  ["a.m. and p.m. before lowercase and capitalized words", "It starts at 9 a.m. and ends at 5 p.m. We leave after.", ["It starts at 9 a.m. and ends at 5 p.m.", "We leave after."]],
+  [
+    "'e.g.'/'i.e.' are not abbreviations (as in nltk's model), so their periods end sentences; the listed 'vs.' does not",
+    "Use a tool, e.g. a hammer, i.e. something heavy, vs. a feather.",
+    ["Use a tool, e.g.", "a hammer, i.e.", "something heavy, vs. a feather."],
+  ],
+  [
+    "dotted abbreviations before lowercase and known lowercase words",
+    "We met in Washington, D.C. last year. The U.K. The U.S. Both voted.",
+    ["We met in Washington, D.C. last year.", "The U.K.", "The U.S. Both voted."],
+  ],
+  [
+    "a.m. and p.m. before lowercase and capitalized words",
+    "It starts at 9 a.m. and ends at 5 p.m. We leave after.",
+    ["It starts at 9 a.m. and ends at 5 p.m.", "We leave after."],
+  ],
   ["an abbreviation we do not list ends a sentence even before a lowercase word", "Contact the Assn. office today.", ["Contact the Assn.", "office today."]],
-  ["a decimal is not split; a number's period before a capitalized word ends a sentence", "Pi is about 3.14. It never ends.", ["Pi is about 3.14.", "It never ends."]],
+  [
+    "a decimal is not split; a number's period before a capitalized word ends a sentence",
+    "Pi is about 3.14. It never ends.",
+    ["Pi is about 3.14.", "It never ends."],
+  ],
   ["a number's period before a lowercase word does not", "It was 1999. the year ended.", ["It was 1999. the year ended."]],
   ["money amounts", "It costs $1.50. That is cheap.", ["It costs $1.50.", "That is cheap."]],
   ["an initial before a capitalized word we know nothing about is kept as an initial", "I got an A. Then I left.", ["I got an A. Then I left."]],
@@ -67,7 +139,11 @@ const PUNKT_RULES: [string, string, string[]][] = [
   ["an ellipsis before a known lowercase word ends a sentence; '?!' ends one", "Wait... What?! Yes.", ["Wait...", "What?!", "Yes."]],
   ["an ellipsis before a lowercase word does not", "He paused... and then went on.", ["He paused... and then went on."]],
   ["an ellipsis before a capitalized word we know nothing about does not", "He paused... Then he went on.", ["He paused... Then he went on."]],
-  ["a closing quote and a closing bracket stay with their sentence", "She said, \"Stop.\" Then she left. (See below.) The end.", ["She said, \"Stop.\"", "Then she left.", "(See below.)", "The end."]],
+  [
+    "a closing quote and a closing bracket stay with their sentence",
+    'She said, "Stop." Then she left. (See below.) The end.',
+    ['She said, "Stop."', "Then she left.", "(See below.)", "The end."],
+  ],
   ["a newline alone is not a sentence break", "First line\nSecond line", ["First line\nSecond line"]],
   ["a period before a blank line is", "Done.\n\nNext part.", ["Done.", "Next part."]],
   ["a number ending a line before a capitalized word", "Chapter 3.\nThe story begins.", ["Chapter 3.", "The story begins."]],
@@ -76,7 +152,7 @@ const PUNKT_RULES: [string, string, string[]][] = [
 /** [text, instructions_util.split_into_sentences(text)] */
 const SPLIT: [string, string[]][] = [
   ["Mr. Smith went to Washington. He arrived at 3.30 p.m. today! Did he?", ["Mr. Smith went to Washington.", "He arrived at 3.30 p.m. today!", "Did he?"]],
-  ["Visit example.com. It is \"great.\" Really!", ["Visit example.com.", "It is \"great\".", "Really!"]],
+  ['Visit example.com. It is "great." Really!', ["Visit example.com.", 'It is "great".', "Really!"]],
   ["Ph.D. students... work hard", ["Ph.D. students...", "work hard"]],
   ["A.B.C. He said. The Inc. Co. It works.", ["A.B.C.", "He said.", "The Inc. Co", "It works."]],
 ];
@@ -120,14 +196,14 @@ const REGEX: [string, string, string, number | null][] = [
 
 /** [text, whether json.loads accepts it] */
 const JSON_TEXTS: [string, boolean][] = [
-  ["{\"a\": 1}", true],
+  ['{"a": 1}', true],
   ["[NaN, Infinity, -Infinity]", true],
   ["1Infinity", false],
   ["{'a': 1}", false],
-  ["\"NaN\"", true],
+  ['"NaN"', true],
   ["nan", false],
   ["  ", false],
-  ["{\"a\": \"x\\\"NaN\"}", true],
+  ['{"a": "x\\"NaN"}', true],
 ];
 
 /** [text, langdetect.detect(text) or null for LangDetectException] */

@@ -165,11 +165,10 @@ describe("NeMo Gym's tests (test_app.py), ported", () => {
     const generated = `\\boxed{\\frac{x^{800}-1}{x-1}-(${terms})}`;
     const judge: Judge = () => Promise.reject(new Error("the judge must not be asked"));
     const started = performance.now();
-    const verdict = await verifyMathAnswer(
-      { question: "question", expected_answer: "0", response: response(message(generated)) },
-      judge,
-      { shouldUseJudge: false, judgeParams: {} },
-    );
+    const verdict = await verifyMathAnswer({ question: "question", expected_answer: "0", response: response(message(generated)) }, judge, {
+      shouldUseJudge: false,
+      judgeParams: {},
+    });
     expect(performance.now() - started).toBeLessThan(20_000);
     expect([0, 1]).toContain(verdict.reward);
     expect(verdict.library_reward).toBe(verdict.reward);
@@ -241,7 +240,13 @@ describe("NeMo Gym's TestComputeMetricsIntegration and TestGetKeyMetrics, ported
     expect(perSample.symbolic_accuracy).toHaveLength(4);
   });
   it("test_no_answer_tracking", () => {
-    for (const key of ["pass@1/no_answer", "pass@4/no_answer", "pass@1[avg-of-4]/no_answer", "pass@1[avg-of-2]/no_answer/std_dev_across_runs", "pass@1[avg-of-4]/no_answer/std_dev_across_runs"]) {
+    for (const key of [
+      "pass@1/no_answer",
+      "pass@4/no_answer",
+      "pass@1[avg-of-4]/no_answer",
+      "pass@1[avg-of-2]/no_answer/std_dev_across_runs",
+      "pass@1[avg-of-4]/no_answer/std_dev_across_runs",
+    ]) {
       expect(result, key).toHaveProperty([key]);
     }
     const noAnswer = (result.per_sample_aggregate as Record<string, number[]>).no_answer!;
@@ -267,14 +272,33 @@ describe("NeMo Gym's TestComputeMetricsIntegration and TestGetKeyMetrics, ported
 
   it("test_selects_headlines (get_key_metrics)", () => {
     const agent = {
-      "mean/reward": 0.5, "mean/library_reward": 0.5, "mean/input_tokens": 100.0, "mean/output_tokens": 500.0, "mean/total_tokens": 600.0,
-      "pass@1/symbolic_accuracy": 50.0, "pass@1/no_answer": 10.0, "pass@1[avg-of-1]/symbolic_accuracy": 50.0, "pass@1[avg-of-1]/no_answer": 10.0,
-      "pass@1[avg-of-4]/symbolic_accuracy": 45.0, "pass@1[avg-of-4]/symbolic_accuracy/std_dev_across_runs": 3.0, "pass@1[avg-of-4]/no_answer": 12.0,
-      "pass@1[avg-of-4]/no_answer/std_dev_across_runs": 2.0, "pass@4/symbolic_accuracy": 70.0, "pass@4/no_answer": 15.0,
-      "majority@4/symbolic_accuracy": 60.0, "majority@4/no_answer": 5.0,
+      "mean/reward": 0.5,
+      "mean/library_reward": 0.5,
+      "mean/input_tokens": 100.0,
+      "mean/output_tokens": 500.0,
+      "mean/total_tokens": 600.0,
+      "pass@1/symbolic_accuracy": 50.0,
+      "pass@1/no_answer": 10.0,
+      "pass@1[avg-of-1]/symbolic_accuracy": 50.0,
+      "pass@1[avg-of-1]/no_answer": 10.0,
+      "pass@1[avg-of-4]/symbolic_accuracy": 45.0,
+      "pass@1[avg-of-4]/symbolic_accuracy/std_dev_across_runs": 3.0,
+      "pass@1[avg-of-4]/no_answer": 12.0,
+      "pass@1[avg-of-4]/no_answer/std_dev_across_runs": 2.0,
+      "pass@4/symbolic_accuracy": 70.0,
+      "pass@4/no_answer": 15.0,
+      "majority@4/symbolic_accuracy": 60.0,
+      "majority@4/no_answer": 5.0,
     };
     expect(Object.keys(mathKeyMetrics(agent)).sort()).toEqual(
-      ["mean/input_tokens", "mean/output_tokens", "pass@1[avg-of-4]/symbolic_accuracy", "pass@1[avg-of-4]/no_answer", "pass@4/symbolic_accuracy", "majority@4/symbolic_accuracy"].sort(),
+      [
+        "mean/input_tokens",
+        "mean/output_tokens",
+        "pass@1[avg-of-4]/symbolic_accuracy",
+        "pass@1[avg-of-4]/no_answer",
+        "pass@4/symbolic_accuracy",
+        "majority@4/symbolic_accuracy",
+      ].sort(),
     );
   });
 });

@@ -17,8 +17,23 @@ beforeEach(() => local.simulator!.reset());
 
 type Json = Record<string, unknown>;
 const verify = (body: unknown) => postJson(`${local.url}/v1/environments/math_with_judge/verify`, body);
-const message = (text: string) => ({ id: `msg_${text.length}`, type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text, annotations: [] }] });
-const response = (...output: unknown[]) => ({ id: "resp_test", object: "response", created_at: 1234.5, model: "response_model", output, parallel_tool_calls: false, tool_choice: "none", tools: [] });
+const message = (text: string) => ({
+  id: `msg_${text.length}`,
+  type: "message",
+  role: "assistant",
+  status: "completed",
+  content: [{ type: "output_text", text, annotations: [] }],
+});
+const response = (...output: unknown[]) => ({
+  id: "resp_test",
+  object: "response",
+  created_at: 1234.5,
+  model: "response_model",
+  output,
+  parallel_tool_calls: false,
+  tool_choice: "none",
+  tools: [],
+});
 const request = (question: string, expected_answer: string, ...output: unknown[]) => ({
   responses_create_params: { input: [{ role: "user", content: question }] },
   response: response(...output),
@@ -77,7 +92,10 @@ describe("NeMo Gym's recorded rollouts, re-verified", () => {
       // Recorded before NeMo Gym sent the judge the extracted answer instead of the whole response
       // (commit d1f57f7b5); with that one substitution the prompt is the same text.
       const expectedUser = user!.content.replace(assistantText(record), String(record.extracted_answer));
-      expect(judgeMessages()[i]).toEqual([["system", system!.content], ["user", expectedUser]]);
+      expect(judgeMessages()[i]).toEqual([
+        ["system", system!.content],
+        ["user", expectedUser],
+      ]);
       expect(evaluations[i]!.responses_create_params.input.map((m) => m.content)).toEqual([system!.content, expectedUser]);
       expect(lastText(evaluations[i]!)).toBe(lastText(evaluation));
     }
@@ -95,7 +113,10 @@ describe("NeMo Gym's tests (test_app.py), ported", () => {
     const notEqual = await verify(request(question, "x + 1", message("$1")));
     expect(notEqual.body).toMatchObject({ reward: 0, expected_answer: "x + 1", extracted_answer: "1", library_reward: 0 });
     expect(notEqual.body.judge_evaluations).toHaveLength(1);
-    expect(judgeMessages()[0]).toEqual([["system", JUDGE_SYSTEM_MESSAGE], ["user", judgePrompt(question, "x + 1", "1")]]);
+    expect(judgeMessages()[0]).toEqual([
+      ["system", JUDGE_SYSTEM_MESSAGE],
+      ["user", judgePrompt(question, "x + 1", "1")],
+    ]);
 
     // A reasoning item and a refusal are skipped; the texts of the messages are joined.
     const equal = await verify(
@@ -118,7 +139,12 @@ describe("NeMo Gym's tests (test_app.py), ported", () => {
     local.simulator!.script({ content: "Conclusion: [[A!=B]]" });
     const different = await verify(request("What is 1 + 1?", "2", message("3")));
     expect(different.body).toMatchObject({ reward: 0, extracted_answer: "3", library_reward: 0 });
-    expect(judgeMessages()).toEqual([[["system", JUDGE_SYSTEM_MESSAGE], ["user", judgePrompt("What is 1 + 1?", "2", "3")]]]);
+    expect(judgeMessages()).toEqual([
+      [
+        ["system", JUDGE_SYSTEM_MESSAGE],
+        ["user", judgePrompt("What is 1 + 1?", "2", "3")],
+      ],
+    ]);
 
     local.simulator!.reset();
     local.simulator!.script({ content: "I say [[A=B]] as the verdict" }, { content: "[[A=B]]" });
@@ -236,7 +262,13 @@ describe("/aggregate_metrics: NeMo Gym's TestAggregateMetrics, ported", () => {
     });
     expect(answer.status).toBe(200);
     const metrics = answer.body.agent_metrics as Json;
-    for (const key of ["pass@1/symbolic_accuracy", "pass@1[avg-of-2]/symbolic_accuracy", "majority@2/symbolic_accuracy", "pass@1/judge_accuracy", "pass@1[avg-of-2]/symbolic_accuracy/std_dev_across_runs"]) {
+    for (const key of [
+      "pass@1/symbolic_accuracy",
+      "pass@1[avg-of-2]/symbolic_accuracy",
+      "majority@2/symbolic_accuracy",
+      "pass@1/judge_accuracy",
+      "pass@1[avg-of-2]/symbolic_accuracy/std_dev_across_runs",
+    ]) {
       expect(metrics, key).toHaveProperty([key]);
     }
     expect(Object.keys(metrics).some((k) => k.endsWith("avg_sample_std_dev"))).toBe(false);

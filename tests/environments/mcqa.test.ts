@@ -53,13 +53,34 @@ describe("parity with NeMo Gym's recorded rollouts (workerd)", () => {
   });
 });
 
-const message = (text: string, id = "msg_test") => ({ id, type: "message", role: "assistant", status: "completed", content: [{ annotations: [], text, type: "output_text" }] });
-const response = (...output: unknown[]) => ({ id: "resp_test", created_at: 0, model: "dummy", object: "response", output, parallel_tool_calls: true, tool_choice: "auto", tools: [] });
+const message = (text: string, id = "msg_test") => ({
+  id,
+  type: "message",
+  role: "assistant",
+  status: "completed",
+  content: [{ annotations: [], text, type: "output_text" }],
+});
+const response = (...output: unknown[]) => ({
+  id: "resp_test",
+  created_at: 0,
+  model: "dummy",
+  object: "response",
+  output,
+  parallel_tool_calls: true,
+  tool_choice: "auto",
+  tools: [],
+});
 const lettered = (letters: string, text = (l: string) => `opt${l}`) => [...letters].map((l) => ({ [l]: text(l) }));
 
 /** NeMo Gym's `_make_verify_request`: one assistant text, options opt<letter>, a row grading mode. */
 function request(text: string, expected = "B", grading_mode = "strict_single_letter_boxed", options: unknown = lettered("ABCD")): Record<string, unknown> {
-  return { responses_create_params: { input: [{ role: "user", content: "Q?" }] }, response: response(message(text)), options, expected_answer: expected, grading_mode };
+  return {
+    responses_create_params: { input: [{ role: "user", content: "Q?" }] },
+    response: response(message(text)),
+    options,
+    expected_answer: expected,
+    grading_mode,
+  };
 }
 
 // The verifier's answer in plain Node (same code as the Worker runs), for speed.
@@ -81,7 +102,10 @@ describe("NeMo Gym's tests (resources_servers/mcqa/tests/test_app.py), ported", 
   });
 
   it("test_verify_correct: strict needs a box; lenient_boxed matches option text; lenient_answer_colon takes a letter or option text", async () => {
-    const base = { ...request("The answer is C.", "C"), responses_create_params: { input: [{ role: "user", content: "Q?\nA: optA\nB: optB\nC: optC\nD: optD" }], parallel_tool_calls: false, temperature: 0 } };
+    const base = {
+      ...request("The answer is C.", "C"),
+      responses_create_params: { input: [{ role: "user", content: "Q?\nA: optA\nB: optB\nC: optC\nD: optD" }], parallel_tool_calls: false, temperature: 0 },
+    };
     expect((await verify(base)).reward).toBe(0.0);
     expect((await verify({ ...base, response: response(message("Final: \\boxed{ [C] }")) })).reward).toBe(1.0);
     expect((await verify({ ...base, response: response(message("Final: \\boxed{ optC }")), grading_mode: "lenient_boxed" })).reward).toBe(1.0);
@@ -270,7 +294,15 @@ describe("new cases", () => {
   });
 
   it("output_text joins every output_text part without a separator (a box split across parts still reads)", async () => {
-    const body = { ...request(""), response: response(message("Final: \\boxed{"), message("B}", "msg_2"), { type: "message", role: "assistant", id: "r", content: [{ type: "refusal", refusal: "\\boxed{C}" }] }) };
+    const body = {
+      ...request(""),
+      response: response(message("Final: \\boxed{"), message("B}", "msg_2"), {
+        type: "message",
+        role: "assistant",
+        id: "r",
+        content: [{ type: "refusal", refusal: "\\boxed{C}" }],
+      }),
+    };
     expect((await verify(body)).extracted_answer).toBe("B");
   });
 
@@ -286,7 +318,10 @@ describe("new cases", () => {
   });
 
   it("a template regex with several groups fails the verify (NeMo Gym strips a tuple and raises)", async () => {
-    const answer = await postJson(`${local.url}/v1/environments/${NAME}/verify`, { ...request("Answer: B"), template_metadata: { output_regex: "(Answer): ([A-D])" } });
+    const answer = await postJson(`${local.url}/v1/environments/${NAME}/verify`, {
+      ...request("Answer: B"),
+      template_metadata: { output_regex: "(Answer): ([A-D])" },
+    });
     expect(answer.status).toBe(500);
     expect(answer.body.error.message).toContain("several groups");
   });

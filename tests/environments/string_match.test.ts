@@ -18,12 +18,17 @@ afterAll(async () => {
   await local?.stop();
 });
 
-
 describe("parity with NeMo Gym's recorded rollouts (workerd)", () => {
   recordedRolloutsMatch(NAME, () => local);
 });
 
-const message = (text: string, role = "assistant") => ({ id: "msg", type: "message", role, status: "completed", content: [{ annotations: [], text, type: "output_text" }] });
+const message = (text: string, role = "assistant") => ({
+  id: "msg",
+  type: "message",
+  role,
+  status: "completed",
+  content: [{ annotations: [], text, type: "output_text" }],
+});
 const response = (...output: unknown[]) => ({ id: "resp_test", created_at: 0, model: "dummy", object: "response", output });
 
 /** A verifier's context in plain Node: no session state, and no judge (these verifiers call none). */
@@ -127,7 +132,12 @@ describe("new cases: extraction", () => {
   it("reads every assistant message (one per line), skipping user messages and refusals", async () => {
     const body = {
       ...row("", "Pacific Ocean", { extraction_mode: "last_line" }),
-      response: response(message("Thinking…"), message("Pacific Ocean"), message("Atlantic", "user"), { type: "message", role: "assistant", id: "r", content: [{ type: "refusal", refusal: "no" }] }),
+      response: response(message("Thinking…"), message("Pacific Ocean"), message("Atlantic", "user"), {
+        type: "message",
+        role: "assistant",
+        id: "r",
+        content: [{ type: "refusal", refusal: "no" }],
+      }),
     };
     expect(await verify(body)).toMatchObject({ reward: 1.0, extracted_answer: "Pacific Ocean" });
   });

@@ -105,7 +105,13 @@ function scriptedJudge(...texts: string[]) {
 }
 
 const task = (modelOutput: string, overrides: Partial<TextToSqlTask> = {}) => ({
-  ...TextToSqlTask.parse({ sql: "SELECT * FROM users;", sql_dialect: "postgresql", sql_context: "CREATE TABLE users (id INT, name VARCHAR(100));", sql_prompt: "List all users", ...overrides }),
+  ...TextToSqlTask.parse({
+    sql: "SELECT * FROM users;",
+    sql_dialect: "postgresql",
+    sql_context: "CREATE TABLE users (id INT, name VARCHAR(100));",
+    sql_prompt: "List all users",
+    ...overrides,
+  }),
   response: response(modelOutput),
 });
 
@@ -138,9 +144,7 @@ describe("NeMo Gym's TestTextToSqlResourcesServerVerify, ported (a stand-in judg
     expect(TextToSqlTask.safeParse({ sql: "SELECT * FROM users;", sql_prompt: "q" }).success).toBe(false);
   });
   it("an empty sql_dialect is an error", async () => {
-    await expect(verifyTextToSql(task("```sql\nSELECT * FROM users;\n```", { sql_dialect: "" }), scriptedJudge())).rejects.toThrow(
-      "SQL dialect is required",
-    );
+    await expect(verifyTextToSql(task("```sql\nSELECT * FROM users;\n```", { sql_dialect: "" }), scriptedJudge())).rejects.toThrow("SQL dialect is required");
   });
   it("an unsupported sql_dialect is an error", async () => {
     await expect(verifyTextToSql(task("```sql\nSELECT * FROM users;\n```", { sql_dialect: "oracle" }), scriptedJudge())).rejects.toThrow(
@@ -149,7 +153,10 @@ describe("NeMo Gym's TestTextToSqlResourcesServerVerify, ported (a stand-in judg
   });
   it("an empty sql_context works", async () => {
     const { judge } = scriptedJudge("[[A=B]]");
-    const result = await verifyTextToSql(task("```sql\nSELECT * FROM users;\n```", { sql_context: "" }), { judge, config: { ...DEFAULT_CONFIG, checkTwiceSwap: false } });
+    const result = await verifyTextToSql(task("```sql\nSELECT * FROM users;\n```", { sql_context: "" }), {
+      judge,
+      config: { ...DEFAULT_CONFIG, checkTwiceSwap: false },
+    });
     expect(result.reward).toBe(1);
     expect(result.sql_context).toBe("");
   });
@@ -201,7 +208,14 @@ describe("verdict parsing", () => {
   });
   it("the judge's text joins its assistant messages and skips blank parts", () => {
     const r = response("  first  ");
-    r.output.push({ type: "message", role: "assistant", content: [{ type: "output_text", text: " " }, { type: "output_text", text: "[[A=B]]" }] });
+    r.output.push({
+      type: "message",
+      role: "assistant",
+      content: [
+        { type: "output_text", text: " " },
+        { type: "output_text", text: "[[A=B]]" },
+      ],
+    });
     r.output.push({ type: "message", role: "user", content: "[[A!=B]]" });
     expect(judgeResponseText(r)).toBe("first\n[[A=B]]");
   });
@@ -211,8 +225,26 @@ const result = (columns: string[], rows: ResultSet["rows"]): ResultSet => ({ col
 
 describe("result comparison", () => {
   it("column names and column order do not matter", () => {
-    const a = result(["name", "n"], [["ann", 1], ["bob", 2]]);
-    expect(compareResults(a, result(["cnt", "who"], [[1, "ann"], [2, "bob"]]), false).match).toBe(true);
+    const a = result(
+      ["name", "n"],
+      [
+        ["ann", 1],
+        ["bob", 2],
+      ],
+    );
+    expect(
+      compareResults(
+        a,
+        result(
+          ["cnt", "who"],
+          [
+            [1, "ann"],
+            [2, "bob"],
+          ],
+        ),
+        false,
+      ).match,
+    ).toBe(true);
   });
   it("row order matters only under a top-level ORDER BY", () => {
     const a = result(["x"], [[1], [2]]);
@@ -234,9 +266,39 @@ describe("result comparison", () => {
     expect(compareResults(result(["x"], [[1]]), result(["x"], [[1], [1]]), false).reason).toContain("rows");
   });
   it("look-alike columns are paired so that whole rows match", () => {
-    const a = result(["a", "b"], [[1, 2], [2, 1]]);
-    expect(compareResults(a, result(["b", "a"], [[1, 2], [2, 1]]), true).match).toBe(true);
-    expect(compareResults(a, result(["a", "b"], [[1, 1], [2, 2]]), false).match).toBe(false);
+    const a = result(
+      ["a", "b"],
+      [
+        [1, 2],
+        [2, 1],
+      ],
+    );
+    expect(
+      compareResults(
+        a,
+        result(
+          ["b", "a"],
+          [
+            [1, 2],
+            [2, 1],
+          ],
+        ),
+        true,
+      ).match,
+    ).toBe(true);
+    expect(
+      compareResults(
+        a,
+        result(
+          ["a", "b"],
+          [
+            [1, 1],
+            [2, 2],
+          ],
+        ),
+        false,
+      ).match,
+    ).toBe(false);
   });
   it("a top-level ORDER BY is told from one in a window, a subquery, a string or a comment", () => {
     expect(ordersRows("SELECT x FROM t ORDER BY x")).toBe(true);

@@ -17,11 +17,27 @@ beforeEach(() => local.simulator!.reset());
 const verify = (body: unknown, session: string = crypto.randomUUID()) =>
   postJson(`${local.url}/v1/environments/text_to_sql/verify`, body, { "x-session-id": session });
 
-type Evaluation = { responses_create_params: { input: { role: string; content: string }[] }; response: { output: { content: { text: string }[] }[] }; verdict_label: string | null };
+type Evaluation = {
+  responses_create_params: { input: { role: string; content: string }[] };
+  response: { output: { content: { text: string }[] }[] };
+  verdict_label: string | null;
+};
 const judgeText = (evaluation: Evaluation) => evaluation.response.output.map((o) => o.content.map((c) => c.text).join("\n")).join("\n");
 
 /** The fields NeMo Gym's verifier writes (the rest of a record is the request it echoes). */
-const VERDICT_FIELDS = ["reward", "uuid", "sql", "model_output", "extracted_sql", "sql_dialect", "sql_context", "sql_prompt", "judge_passed", "failure_reason", "metadata"];
+const VERDICT_FIELDS = [
+  "reward",
+  "uuid",
+  "sql",
+  "model_output",
+  "extracted_sql",
+  "sql_dialect",
+  "sql_context",
+  "sql_prompt",
+  "judge_passed",
+  "failure_reason",
+  "metadata",
+];
 
 describe("parity with NeMo Gym's recorded rollouts", () => {
   const records = fixtureRollouts("text_to_sql");
@@ -74,7 +90,13 @@ const sqliteRow = (sql: string, context = HR.sql_context as string) => ({ ...HR,
 const equal = () => local.simulator!.script({ content: "[[A=B]]" }, { content: "[[A=B]]" });
 
 describe("NeMo Gym's verify tests, through the Worker", () => {
-  const row = { responses_create_params: { input: [{ role: "user", content: "List all users" }] }, sql: "SELECT * FROM users;", sql_dialect: "postgresql", sql_context: "CREATE TABLE users (id INT, name VARCHAR(100));", sql_prompt: "List all users" };
+  const row = {
+    responses_create_params: { input: [{ role: "user", content: "List all users" }] },
+    sql: "SELECT * FROM users;",
+    sql_dialect: "postgresql",
+    sql_context: "CREATE TABLE users (id INT, name VARCHAR(100));",
+    sql_prompt: "List all users",
+  };
 
   it("no SQL extracted: reward 0 and no judge call", async () => {
     const answer = await verify({ ...row, response: modelSays("I don't know how to write SQL") });
@@ -132,7 +154,9 @@ describe("the execution check on SQLite rows (reported beside the judge's reward
   it("NULLs compare equal to NULL only", async () => {
     local.simulator!.script({ content: "[[A!=B]]" }, { content: "[[A!=B]]" });
     const reference = "SELECT project_name, end_date FROM projects";
-    expect((await verify({ ...sqliteRow(reference), response: modelSays("SELECT project_name, end_date FROM projects WHERE 1") })).body.execution_match).toBe(true);
+    expect((await verify({ ...sqliteRow(reference), response: modelSays("SELECT project_name, end_date FROM projects WHERE 1") })).body.execution_match).toBe(
+      true,
+    );
     const coalesced = await verify({ ...sqliteRow(reference), response: modelSays("SELECT project_name, COALESCE(end_date, '') FROM projects") });
     expect(coalesced.body.execution_match).toBe(false);
   });
@@ -158,7 +182,10 @@ describe("the execution check on SQLite rows (reported beside the judge's reward
     const attacker = crypto.randomUUID();
     const victim = crypto.randomUUID();
     local.simulator!.script({ content: "[[A!=B]]" }, { content: "[[A=B]]" }, { content: "[[A=B]]" }, { content: "[[A=B]]" }, { content: "[[A=B]]" });
-    const dropped = await verify({ ...sqliteRow(REFERENCE), response: modelSays("```sql\nDROP TABLE employees; DROP TABLE project_assignments;\n```") }, attacker);
+    const dropped = await verify(
+      { ...sqliteRow(REFERENCE), response: modelSays("```sql\nDROP TABLE employees; DROP TABLE project_assignments;\n```") },
+      attacker,
+    );
     expect(dropped.body.execution_match).toBe(false);
     const [other, again] = await Promise.all([
       verify({ ...sqliteRow(REFERENCE), response: modelSays(REFERENCE) }, victim),
@@ -187,7 +214,12 @@ describe("the execution check on SQLite rows (reported beside the judge's reward
 
 describe("the judge failing", () => {
   it("a judge that keeps answering 503 makes the row judge_failed, reward 0", async () => {
-    local.simulator!.script({ status: 503, error: "overloaded" }, { status: 503, error: "overloaded" }, { status: 503, error: "overloaded" }, { status: 503, error: "overloaded" });
+    local.simulator!.script(
+      { status: 503, error: "overloaded" },
+      { status: 503, error: "overloaded" },
+      { status: 503, error: "overloaded" },
+      { status: 503, error: "overloaded" },
+    );
     const answer = await verify({ ...sqliteRow(HR.sql as string), response: modelSays("SELECT 1") });
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ reward: 0, _ng_failure_class: "judge_failed" });

@@ -21,10 +21,34 @@ describe("parity with NeMo Gym's recorded rollouts (workerd)", () => {
 });
 
 let callId = 0;
-const call = (name: string, args: unknown) => ({ call_id: `call_${++callId}`, name, arguments: typeof args === "string" ? args : JSON.stringify(args), type: "function_call" });
-const text = (t: string) => ({ id: "msg_1", content: [{ annotations: [], text: t, type: "output_text" }], role: "assistant", status: "completed", type: "message" });
-const response = (...output: unknown[]) => ({ id: "resp_test", created_at: 0, model: "dummy", object: "response", output, parallel_tool_calls: true, tool_choice: "auto", tools: [] });
-const body = (output: unknown[], expected_answers: unknown[]) => ({ responses_create_params: { input: [{ role: "user", content: "q" }] }, response: response(...output), expected_answers });
+const call = (name: string, args: unknown) => ({
+  call_id: `call_${++callId}`,
+  name,
+  arguments: typeof args === "string" ? args : JSON.stringify(args),
+  type: "function_call",
+});
+const text = (t: string) => ({
+  id: "msg_1",
+  content: [{ annotations: [], text: t, type: "output_text" }],
+  role: "assistant",
+  status: "completed",
+  type: "message",
+});
+const response = (...output: unknown[]) => ({
+  id: "resp_test",
+  created_at: 0,
+  model: "dummy",
+  object: "response",
+  output,
+  parallel_tool_calls: true,
+  tool_choice: "auto",
+  tools: [],
+});
+const body = (output: unknown[], expected_answers: unknown[]) => ({
+  responses_create_params: { input: [{ role: "user", content: "q" }] },
+  response: response(...output),
+  expected_answers,
+});
 
 /** A verifier's context in plain Node: no session state, and no judge (these verifiers call none). */
 const noJudge: Judge = () => Promise.reject(new Error("no judge in these tests"));
@@ -35,7 +59,12 @@ async function verify(output: unknown[], expected: unknown[]): Promise<any> {
   const outcome = await perform(xlamFc, { kind: "verify" }, body(output, expected), context());
   return outcome.status === 200 ? outcome.body : outcome;
 }
-const counts = (r: { reward: number; num_expected: number; num_predicted: number; num_correct: number }) => [r.reward, r.num_expected, r.num_predicted, r.num_correct];
+const counts = (r: { reward: number; num_expected: number; num_predicted: number; num_correct: number }) => [
+  r.reward,
+  r.num_expected,
+  r.num_predicted,
+  r.num_correct,
+];
 
 describe("NeMo Gym's tests (resources_servers/xlam_fc/tests/test_app.py), ported", () => {
   const weather = { name: "get_weather", arguments: { city: "San Francisco" } };
@@ -121,7 +150,10 @@ describe("new cases", () => {
   });
 
   it("Python's json accepts NaN and Infinity; they never equal anything and serialise as null (through workerd)", async () => {
-    const answer = await postJson(`${local.url}/v1/environments/${NAME}/verify`, body([call("f", '{"x": NaN, "y": Infinity}')], [{ name: "f", arguments: { x: 1 } }]));
+    const answer = await postJson(
+      `${local.url}/v1/environments/${NAME}/verify`,
+      body([call("f", '{"x": NaN, "y": Infinity}')], [{ name: "f", arguments: { x: 1 } }]),
+    );
     expect(answer.body).toMatchObject({ reward: 0.0, predicted_calls: [{ name: "f", arguments: { x: null, y: null } }] });
   });
 

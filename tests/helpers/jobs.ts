@@ -10,7 +10,11 @@ export interface JobInfoLike {
 }
 
 export async function createJob(url: string, jsonl: string, query: Record<string, string>): Promise<{ status: number; body: any }> {
-  const response = await fetch(`${url}/v1/jobs?${new URLSearchParams(query)}`, { method: "POST", headers: { "content-type": "application/x-ndjson" }, body: jsonl });
+  const response = await fetch(`${url}/v1/jobs?${new URLSearchParams(query)}`, {
+    method: "POST",
+    headers: { "content-type": "application/x-ndjson" },
+    body: jsonl,
+  });
   return { status: response.status, body: await response.json() };
 }
 
@@ -31,5 +35,8 @@ export async function waitForJob(url: string, id: string, timeoutMs = 45_000): P
 
 export async function jobLines(url: string, id: string, kind: "rollouts" | "failures"): Promise<Record<string, any>[]> {
   const text = await (await fetch(`${url}/v1/jobs/${id}/${kind}`)).text();
-  return text.split("\n").filter(Boolean).map((line) => JSON.parse(line) as Record<string, any>);
+  return text
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, any>);
 }

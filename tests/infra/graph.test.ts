@@ -28,11 +28,20 @@ async function deployGraph(environments?: string): Promise<{ created: Recorded[]
 const workers = (created: Recorded[]) => created.filter((r) => r.kind === "Worker");
 const worker = (created: Recorded[], name: string) => {
   const found = workers(created).find((w) => w.name === name);
-  if (!found) throw new Error(`no Worker ${name}: ${workers(created).map((w) => w.name).join(", ")}`);
+  if (!found)
+    throw new Error(
+      `no Worker ${name}: ${workers(created)
+        .map((w) => w.name)
+        .join(", ")}`,
+    );
   return found;
 };
 const binding = (w: Recorded, name: string) => w.bindings?.find((b) => b.name === name);
-const component = (worker: string) => worker.split("-").map((p) => p[0]!.toUpperCase() + p.slice(1)).join("");
+const component = (worker: string) =>
+  worker
+    .split("-")
+    .map((p) => p[0]!.toUpperCase() + p.slice(1))
+    .join("");
 
 afterEach(() => {
   delete process.env.EDGEGYM_ENVIRONMENTS;
@@ -42,9 +51,11 @@ describe("the default deployment (every environment)", () => {
   it("has every Worker production needs, with its bindings, migrations and secrets", async () => {
     const { created, outputs } = await deployGraph();
     const environments = discoverEnvironments(PROJECT_ROOT);
-    expect(workers(created).map((w) => w.name).sort()).toEqual(
-      ["Gateway", "Agent", "ModelProxy", "JudgeProxy", "Writer", ...environments.map((e) => component(environmentWorkerName(e)))].sort(),
-    );
+    expect(
+      workers(created)
+        .map((w) => w.name)
+        .sort(),
+    ).toEqual(["Gateway", "Agent", "ModelProxy", "JudgeProxy", "Writer", ...environments.map((e) => component(environmentWorkerName(e)))].sort());
     expect(outputs.gateway).toBe("https://Gateway.workers.dev");
 
     const gateway = worker(created, "Gateway");
@@ -70,7 +81,12 @@ describe("the default deployment (every environment)", () => {
 
     for (const proxy of ["ModelProxy", "JudgeProxy"]) {
       const w = worker(created, proxy);
-      expect(w.bindings?.filter((b) => b.type === "secret_text").map((b) => b.name).sort()).toEqual(["MODEL_API_KEY", "MODEL_BASE_URLS", "MODEL_NAME"]);
+      expect(
+        w.bindings
+          ?.filter((b) => b.type === "secret_text")
+          .map((b) => b.name)
+          .sort(),
+      ).toEqual(["MODEL_API_KEY", "MODEL_BASE_URLS", "MODEL_NAME"]);
       // Model settings are secrets when deployed, never plain variables.
       expect(w.args.environment).toEqual({});
     }
@@ -87,11 +103,21 @@ describe("the default deployment (every environment)", () => {
 
   it("has both queues with dead-letter queues, and their consumers", async () => {
     const { created } = await deployGraph();
-    expect(created.filter((r) => r.kind === "Queue").map((q) => q.name).sort()).toEqual(["Results", "ResultsDlq", "Rollouts", "RolloutsDlq"]);
+    expect(
+      created
+        .filter((r) => r.kind === "Queue")
+        .map((q) => q.name)
+        .sort(),
+    ).toEqual(["Results", "ResultsDlq", "Rollouts", "RolloutsDlq"]);
     const consumers = created.filter((r) => r.kind === "QueueConsumer").map((c) => c.args);
     expect(consumers).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ queueId: "queue-id:Rollouts", scriptName: "script:Agent", deadLetterQueue: "queue:RolloutsDlq", settings: expect.objectContaining({ batchSize: 100, maxRetries: 5 }) }),
+        expect.objectContaining({
+          queueId: "queue-id:Rollouts",
+          scriptName: "script:Agent",
+          deadLetterQueue: "queue:RolloutsDlq",
+          settings: expect.objectContaining({ batchSize: 100, maxRetries: 5 }),
+        }),
         expect.objectContaining({ queueId: "queue-id:RolloutsDlq", scriptName: "script:Agent" }),
         expect.objectContaining({ queueId: "queue-id:Results", scriptName: "script:Writer", deadLetterQueue: "queue:ResultsDlq" }),
       ]),
@@ -102,21 +128,34 @@ describe("the default deployment (every environment)", () => {
   it("declares the secrets, optional ones with a placeholder", async () => {
     const { created } = await deployGraph();
     const secrets = Object.fromEntries(created.filter((r) => r.kind === "Secret").map((s) => [s.name, s.args.placeholder]));
-    expect(secrets).toEqual({ ModelBaseUrls: undefined, ModelName: undefined, ModelApiKey: "", JudgeBaseUrls: "", JudgeModelName: "", JudgeApiKey: "", ApiTokens: undefined });
+    expect(secrets).toEqual({
+      ModelBaseUrls: undefined,
+      ModelName: undefined,
+      ModelApiKey: "",
+      JudgeBaseUrls: "",
+      JudgeModelName: "",
+      JudgeApiKey: "",
+      ApiTokens: undefined,
+    });
   });
 });
 
 describe("a chosen subset of environments", () => {
   it("deploys only those environments' Workers and registers only them", async () => {
     const { created } = await deployGraph("example_single_tool_call,example_session_state_mgmt");
-    const resources = workers(created).filter((w) => w.name.startsWith("Resources")).map((w) => w.name).sort();
+    const resources = workers(created)
+      .filter((w) => w.name.startsWith("Resources"))
+      .map((w) => w.name)
+      .sort();
     expect(resources).toEqual(["ResourcesExampleSessionStateMgmt", "ResourcesExampleSingleToolCall"]);
     const gateway = worker(created, "Gateway");
     expect((gateway.args.environment as Record<string, string>).ENVIRONMENTS).toBe("example_single_tool_call,example_session_state_mgmt");
-    expect(gateway.bindings?.filter((b) => String(b.name).startsWith("ENV_")).map((b) => b.name).sort()).toEqual([
-      "ENV_EXAMPLE_SESSION_STATE_MGMT",
-      "ENV_EXAMPLE_SINGLE_TOOL_CALL",
-    ]);
+    expect(
+      gateway.bindings
+        ?.filter((b) => String(b.name).startsWith("ENV_"))
+        .map((b) => b.name)
+        .sort(),
+    ).toEqual(["ENV_EXAMPLE_SESSION_STATE_MGMT", "ENV_EXAMPLE_SINGLE_TOOL_CALL"]);
   });
 
   it("an unknown name stops the deploy with the known ones listed", async () => {
@@ -134,13 +173,33 @@ describe("local and deployed share one description", () => {
       const local = workerOptions(spec, { path: "x.js", contents: "" }, {});
       const deployed = worker(created, component(spec.name));
       const deployedOf = (type: string) => (deployed.bindings ?? []).filter((b) => b.type === type);
-      expect(Object.keys(local.serviceBindings ?? {}).sort(), spec.name).toEqual(deployedOf("service").map((b) => b.name).sort());
-      for (const b of deployedOf("service")) expect(`script:${component(String((local.serviceBindings as Record<string, string>)[String(b.name)]))}`).toBe(b.service);
-      expect(Object.keys(local.durableObjects ?? {}).sort(), spec.name).toEqual(deployedOf("durable_object_namespace").map((b) => b.name).sort());
-      expect(Object.keys(local.queueProducers ?? {}).sort(), spec.name).toEqual(deployedOf("queue").map((b) => b.name).sort());
-      expect(Object.keys((local.r2Buckets as Record<string, string>) ?? {}).sort(), spec.name).toEqual(deployedOf("r2_bucket").map((b) => b.name).sort());
+      expect(Object.keys(local.serviceBindings ?? {}).sort(), spec.name).toEqual(
+        deployedOf("service")
+          .map((b) => b.name)
+          .sort(),
+      );
+      for (const b of deployedOf("service"))
+        expect(`script:${component(String((local.serviceBindings as Record<string, string>)[String(b.name)]))}`).toBe(b.service);
+      expect(Object.keys(local.durableObjects ?? {}).sort(), spec.name).toEqual(
+        deployedOf("durable_object_namespace")
+          .map((b) => b.name)
+          .sort(),
+      );
+      expect(Object.keys(local.queueProducers ?? {}).sort(), spec.name).toEqual(
+        deployedOf("queue")
+          .map((b) => b.name)
+          .sort(),
+      );
+      expect(Object.keys((local.r2Buckets as Record<string, string>) ?? {}).sort(), spec.name).toEqual(
+        deployedOf("r2_bucket")
+          .map((b) => b.name)
+          .sort(),
+      );
       const localConsumers = Object.keys(local.queueConsumers ?? {}).length;
-      expect(consumers.filter((c) => c.args.scriptName === `script:${component(spec.name)}`), spec.name).toHaveLength(localConsumers);
+      expect(
+        consumers.filter((c) => c.args.scriptName === `script:${component(spec.name)}`),
+        spec.name,
+      ).toHaveLength(localConsumers);
     }
   });
 });

@@ -19,7 +19,9 @@ describe("GET /v1/environments", () => {
     const answer = (await (await fetch(`${local.url}/v1/environments`)).json()) as { data: { name: string; tools: unknown; stateful: boolean }[] };
     const names = answer.data.map((e) => e.name);
     expect(names).toEqual(discoverEnvironments());
-    expect(names).toEqual(expect.arrayContaining(["example_multi_step", "example_session_state_mgmt", "example_single_tool_call", "example_tool_call_multireward"]));
+    expect(names).toEqual(
+      expect.arrayContaining(["example_multi_step", "example_session_state_mgmt", "example_single_tool_call", "example_tool_call_multireward"]),
+    );
     const weather = answer.data.find((e) => e.name === "example_single_tool_call")!;
     expect(weather.tools).toEqual([
       {

@@ -11,7 +11,10 @@ import { postJson, startTestLocal } from "../helpers/local.js";
 const ENVIRONMENTS = ["blackjack", "example_multi_turn_gymnasium", "example_single_tool_call"];
 let local: Local;
 beforeAll(async () => {
-  local = await startTestLocal({ environments: ENVIRONMENTS, vars: { agent: { RETRY_BASE_SECONDS: "0", MAX_ATTEMPTS: "2" }, modelProxy: { MODEL_MAX_RETRIES: "0" } } });
+  local = await startTestLocal({
+    environments: ENVIRONMENTS,
+    vars: { agent: { RETRY_BASE_SECONDS: "0", MAX_ATTEMPTS: "2" }, modelProxy: { MODEL_MAX_RETRIES: "0" } },
+  });
 });
 afterAll(async () => {
   await local?.stop();
@@ -42,7 +45,10 @@ describe("the agent tells the kinds apart", () => {
   });
 
   it("a gymnasium environment's /seed_session and /verify say to use reset/step", async () => {
-    const verify = await postJson(`${local.url}/v1/environments/blackjack/verify`, { ...blackjack, response: { id: "r", created_at: 0, model: "m", output: [] } });
+    const verify = await postJson(`${local.url}/v1/environments/blackjack/verify`, {
+      ...blackjack,
+      response: { id: "r", created_at: 0, model: "m", output: [] },
+    });
     expect(verify.status).toBe(404);
     expect(verify.body.error).toMatchObject({ code: "use_reset_step" });
     expect(verify.body.error.message).toMatch(/blackjack is a gymnasium environment: it serves POST \/reset and POST \/step/);
@@ -96,7 +102,11 @@ describe("POST /run with scripted model replies", () => {
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ reward: -1, terminated: true, truncated: false, info: { result: "bust", player: "[8, 5, 3, Q]", value: 26 } });
     const input = answer.body.responses_create_params.input as Json[];
-    expect(input.at(-1)).toEqual({ type: "message", role: "user", content: "Your hand: [8, 5] = 13\nDealer shows: A\nRespond with <action>hit</action> or <action>stand</action>." });
+    expect(input.at(-1)).toEqual({
+      type: "message",
+      role: "user",
+      content: "Your hand: [8, 5] = 13\nDealer shows: A\nRespond with <action>hit</action> or <action>stand</action>.",
+    });
     expect((answer.body.response.output as Json[]).map((i) => i.role)).toEqual(["assistant", "user", "assistant"]);
   });
 
@@ -161,9 +171,7 @@ describe("through the queues", () => {
       expect(record.terminated || record.truncated).toBe(true);
       expect(record.agent_ref.name).toBe(`${name === "blackjack" ? "blackjack_gymnasium" : name}_agent`);
     }
-    expect(rollouts.map((r) => [r._ng_task_index, r._ng_rollout_index])).toEqual(
-      Array.from({ length: rows * 2 }, (_, i) => [Math.floor(i / 2), i % 2]),
-    );
+    expect(rollouts.map((r) => [r._ng_task_index, r._ng_rollout_index])).toEqual(Array.from({ length: rows * 2 }, (_, i) => [Math.floor(i / 2), i % 2]));
     const metrics = info.metrics![name]!.agent_metrics;
     expect(metrics["mean/terminated"]).toBeTypeOf("number");
     expect(metrics["mean/reward"]).toBeTypeOf("number");

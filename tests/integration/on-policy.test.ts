@@ -37,9 +37,7 @@ describe("on-policy token ids through /run", () => {
     expect(answer.body.reward).toBe(1);
 
     const output = answer.body.response.output as TrainingItem[];
-    expect(output.map((item) => item.type)).toEqual([
-      "function_call", "function_call_output", "reasoning", "function_call", "function_call_output", "message",
-    ]);
+    expect(output.map((item) => item.type)).toEqual(["function_call", "function_call_output", "reasoning", "function_call", "function_call_output", "message"]);
     // The last item of each model call carries the ids; nothing else does (tool outputs never).
     expect(output.map((item) => item.prompt_token_ids !== undefined)).toEqual([true, false, false, true, false, true]);
 

@@ -6,7 +6,9 @@ import { postJson, startTestLocal } from "../helpers/local.js";
 
 let local: Local;
 beforeAll(async () => {
-  local = await startTestLocal({ environments: ["example_single_tool_call", "example_multi_step", "example_session_state_mgmt", "example_tool_call_multireward"] });
+  local = await startTestLocal({
+    environments: ["example_single_tool_call", "example_multi_step", "example_session_state_mgmt", "example_tool_call_multireward"],
+  });
 });
 afterAll(async () => {
   await local?.stop();
@@ -76,7 +78,13 @@ describe("NeMo Gym's own verifier tests for example_tool_call_multireward, porte
     },
   ];
   const call = (name: string, args: string) => ({ call_id: "call_1", name, arguments: args, type: "function_call" });
-  const text = (t: string) => ({ id: "msg_1", content: [{ annotations: [], text: t, type: "output_text" }], role: "assistant", status: "completed", type: "message" });
+  const text = (t: string) => ({
+    id: "msg_1",
+    content: [{ annotations: [], text: t, type: "output_text" }],
+    role: "assistant",
+    status: "completed",
+    type: "message",
+  });
   const verify = async (output: unknown[], expected_call: unknown = { name: "get_weather", arguments: { city: "San Francisco" } }) =>
     (
       await postJson(`${local.url}/v1/environments/example_tool_call_multireward/verify`, {
@@ -127,7 +135,13 @@ describe("NeMo Gym's own verifier tests for example_tool_call_multireward, porte
 });
 
 describe("example_multi_step: new cases", () => {
-  const response = (args: string) => ({ id: "r", object: "response", created_at: 0, model: "m", output: [{ type: "function_call", call_id: "c", name: "extract_synonym_values", arguments: args }] });
+  const response = (args: string) => ({
+    id: "r",
+    object: "response",
+    created_at: 0,
+    model: "m",
+    output: [{ type: "function_call", call_id: "c", name: "extract_synonym_values", arguments: args }],
+  });
   const verify = async (args: string) =>
     (
       await postJson(`${local.url}/v1/environments/example_multi_step/verify`, {

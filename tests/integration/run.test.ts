@@ -59,7 +59,13 @@ describe("POST /run with scripted model replies", () => {
     expect(answer.body.reward).toBe(1);
     const output = answer.body.response.output as Record<string, unknown>[];
     expect(output.map((i) => i.type)).toEqual([
-      "function_call", "function_call_output", "function_call", "function_call_output", "function_call", "function_call_output", "message",
+      "function_call",
+      "function_call_output",
+      "function_call",
+      "function_call_output",
+      "function_call",
+      "function_call_output",
+      "message",
     ]);
     expect(JSON.parse(output[5]!.output as string)).toEqual({ count: 15 });
     // Each model call saw the whole conversation so far, tool results included.

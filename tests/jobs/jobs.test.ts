@@ -14,7 +14,10 @@ const example = (name: string) => readFileSync(path.join(PROJECT_ROOT, "environm
 
 let local: Local;
 beforeAll(async () => {
-  local = await startTestLocal({ environments: ENVIRONMENTS, vars: { agent: { RETRY_BASE_SECONDS: "0", MAX_ATTEMPTS: "2" }, modelProxy: { MODEL_MAX_RETRIES: "0" } } });
+  local = await startTestLocal({
+    environments: ENVIRONMENTS,
+    vars: { agent: { RETRY_BASE_SECONDS: "0", MAX_ATTEMPTS: "2" }, modelProxy: { MODEL_MAX_RETRIES: "0" } },
+  });
 });
 afterAll(async () => {
   await local?.stop();
@@ -54,7 +57,15 @@ describe("exactly once", () => {
     const info = await waitForJob(local.url, created.body.id);
     const [line] = await jobLines(local.url, info.id, "rollouts");
     const results = await local.miniflare.getQueueProducer("RESULTS", "agent");
-    const message = { job_id: info.id, rollout_id: line!._ng_rollout_id, task_index: 0, rollout_index: 0, environment: "example_single_tool_call", kind: "rollout", record: line };
+    const message = {
+      job_id: info.id,
+      rollout_id: line!._ng_rollout_id,
+      task_index: 0,
+      rollout_index: 0,
+      environment: "example_single_tool_call",
+      kind: "rollout",
+      record: line,
+    };
     await results.send(message);
     await results.send(message);
     await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -78,7 +89,9 @@ describe("failures are records, and a job always completes", () => {
   it("a large rollout travels through the bucket by pointer and lands whole", async () => {
     const big = "x".repeat(150_000);
     local.simulator!.script({ content: big });
-    const created = await createJob(local.url, JSON.stringify({ responses_create_params: { input: "say a lot" } }), { environment: "example_single_tool_call" });
+    const created = await createJob(local.url, JSON.stringify({ responses_create_params: { input: "say a lot" } }), {
+      environment: "example_single_tool_call",
+    });
     const info = await waitForJob(local.url, created.body.id);
     const [record] = await jobLines(local.url, info.id, "rollouts");
     expect(record!.response.output.at(-1).content[0].text).toBe(big);
@@ -133,7 +146,13 @@ describe("rows from the bucket, and params merged into each row", () => {
     const response = await fetch(`${local.url}/v1/jobs`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ environment: "example_single_tool_call", rows_key: "datasets/weather.jsonl", num_repeats: 2, limit: 2, responses_create_params: { temperature: 0.25 } }),
+      body: JSON.stringify({
+        environment: "example_single_tool_call",
+        rows_key: "datasets/weather.jsonl",
+        num_repeats: 2,
+        limit: 2,
+        responses_create_params: { temperature: 0.25 },
+      }),
     });
     expect(response.status).toBe(201);
     const info = await waitForJob(local.url, ((await response.json()) as { id: string }).id);
@@ -146,7 +165,11 @@ describe("rows from the bucket, and params merged into each row", () => {
 
 describe("cancel and resume", () => {
   it("cancel drops queued work; resume runs only what has no result; nothing is duplicated", async () => {
-    const slow = await startTestLocal({ environments: ["example_single_tool_call"], simulator: { latencyMs: 150 }, vars: { agent: { BATCH_CONCURRENCY: "2" } } });
+    const slow = await startTestLocal({
+      environments: ["example_single_tool_call"],
+      simulator: { latencyMs: 150 },
+      vars: { agent: { BATCH_CONCURRENCY: "2" } },
+    });
     try {
       const rows = Array.from({ length: 10 }, (_, i) => JSON.stringify({ responses_create_params: { input: `weather in Paris, day ${i}?` } })).join("\n");
       const created = await createJob(slow.url, rows, { environment: "example_single_tool_call", num_repeats: "2" });
@@ -174,10 +197,15 @@ describe("cancel and resume", () => {
 describe("the dead-letter queue", () => {
   it("a message the runtime gives up on still becomes one failure record", async () => {
     // An agent budget above the queue's retries: the queue gives up first and the message goes to the DLQ.
-    const dlq = await startTestLocal({ environments: ["example_single_tool_call"], vars: { agent: { RETRY_BASE_SECONDS: "0", MAX_ATTEMPTS: "50" }, modelProxy: { MODEL_MAX_RETRIES: "0" } } });
+    const dlq = await startTestLocal({
+      environments: ["example_single_tool_call"],
+      vars: { agent: { RETRY_BASE_SECONDS: "0", MAX_ATTEMPTS: "50" }, modelProxy: { MODEL_MAX_RETRIES: "0" } },
+    });
     try {
       for (let i = 0; i < 20; i++) dlq.simulator!.script({ status: 500, error: "boom" });
-      const created = await createJob(dlq.url, JSON.stringify({ responses_create_params: { input: "weather in sf?" } }), { environment: "example_single_tool_call" });
+      const created = await createJob(dlq.url, JSON.stringify({ responses_create_params: { input: "weather in sf?" } }), {
+        environment: "example_single_tool_call",
+      });
       const info = await waitForJob(dlq.url, created.body.id);
       expect(info.counts).toMatchObject({ done: 0, failed: 1 });
       const [failure] = await jobLines(dlq.url, info.id, "failures");
@@ -191,7 +219,10 @@ describe("the dead-letter queue", () => {
 
 describe("judge failures", () => {
   it("a failed judge call is a failure record (not a scored rollout), and resume runs it again", async () => {
-    const judged = await startTestLocal({ environments: ["equivalence_llm_judge"], vars: { agent: { RETRY_BASE_SECONDS: "0" }, modelProxy: { MODEL_MAX_RETRIES: "0" }, judgeProxy: { MODEL_MAX_RETRIES: "0" } } });
+    const judged = await startTestLocal({
+      environments: ["equivalence_llm_judge"],
+      vars: { agent: { RETRY_BASE_SECONDS: "0" }, modelProxy: { MODEL_MAX_RETRIES: "0" }, judgeProxy: { MODEL_MAX_RETRIES: "0" } },
+    });
     try {
       const row = readFileSync(path.join(PROJECT_ROOT, "environments", "equivalence_llm_judge", "data", "example.jsonl"), "utf8").split("\n")[0]!;
       // The policy answers; then every judge call fails.

@@ -102,13 +102,22 @@ describe("aggregateMetrics group level", () => {
     const task2 = result.group_level_metrics[0]!;
     expect(Object.keys(task2)).toEqual([
       "_ng_task_index",
-      "mean/reward", "mean/output_tokens",
-      "max/reward", "max/output_tokens",
-      "min/reward", "min/output_tokens",
-      "median/reward", "median/output_tokens",
-      "std/reward", "std/output_tokens",
-      "sample", "num_rollouts", "expected_num_rollouts", "missing_num_rollouts",
-      "reward_profile_completion_pct", "rollout_infos",
+      "mean/reward",
+      "mean/output_tokens",
+      "max/reward",
+      "max/output_tokens",
+      "min/reward",
+      "min/output_tokens",
+      "median/reward",
+      "median/output_tokens",
+      "std/reward",
+      "std/output_tokens",
+      "sample",
+      "num_rollouts",
+      "expected_num_rollouts",
+      "missing_num_rollouts",
+      "reward_profile_completion_pct",
+      "rollout_infos",
     ]); // prettier-ignore
     expect(task2).toMatchObject({
       "mean/reward": 0.5, // (0 + 1) / 2

@@ -64,7 +64,15 @@ describe("pass@k", () => {
   });
 
   it("custom scoreFn: booleans as 0/1, names sorted, non-numbers ignored", () => {
-    const m = passAtK([[{ ok: true, sym: 0.5 }, { ok: false, sym: "n/a" }]], { scoreFn: (r) => ({ sym: r["sym"], acc: r["ok"] }) });
+    const m = passAtK(
+      [
+        [
+          { ok: true, sym: 0.5 },
+          { ok: false, sym: "n/a" },
+        ],
+      ],
+      { scoreFn: (r) => ({ sym: r["sym"], acc: r["ok"] }) },
+    );
     expect(Object.keys(m).slice(0, 4)).toEqual(["pass@1/acc", "pass@1[avg-of-1]/acc", "pass@1/sym", "pass@1[avg-of-1]/sym"]);
     expect(m["pass@1/acc"]).toBe(50); // 1 - C(1,1)/C(2,1)
     expect(m["per_sample_aggregate"]).toEqual({ acc: [100, 0], sym: [50] });

@@ -14,8 +14,7 @@ function trajectory(name: string, index = 0): ResponsesCreateParams {
   return ResponsesCreateParams.parse({ ...params, input: [...params.input, ...output] });
 }
 
-const convert = (params: unknown, options: Partial<ConvertOptions> = {}) =>
-  toChatRequest(ResponsesCreateParams.parse(params), { ...OPTIONS, ...options });
+const convert = (params: unknown, options: Partial<ConvertOptions> = {}) => toChatRequest(ResponsesCreateParams.parse(params), { ...OPTIONS, ...options });
 
 // Chat messages are open records; tests read them field by field.
 type Message = Record<string, unknown> & { role: string };
@@ -81,7 +80,12 @@ describe("input items → chat messages", () => {
   });
 
   it("<think> spans already in assistant text become reasoning too", () => {
-    const [, message] = messagesOf({ input: [{ role: "user", content: "q" }, { role: "assistant", content: "<think>hmm</think>done" }] });
+    const [, message] = messagesOf({
+      input: [
+        { role: "user", content: "q" },
+        { role: "assistant", content: "<think>hmm</think>done" },
+      ],
+    });
     expect(message).toMatchObject({ content: "done", reasoning: "hmm" });
   });
 
@@ -103,7 +107,15 @@ describe("input items → chat messages", () => {
   it("a string input is one user message; content parts become chat parts, images included", () => {
     expect(messagesOf({ input: "hi" })).toEqual([{ role: "user", content: "hi" }]);
     const [message] = messagesOf({
-      input: [{ role: "user", content: [{ type: "input_text", text: "what is this?" }, { type: "input_image", image_url: "data:image/png;base64,AA" }] }],
+      input: [
+        {
+          role: "user",
+          content: [
+            { type: "input_text", text: "what is this?" },
+            { type: "input_image", image_url: "data:image/png;base64,AA" },
+          ],
+        },
+      ],
     });
     expect(message!.content).toEqual([
       { type: "text", text: "what is this?" },
@@ -124,7 +136,7 @@ describe("input items → chat messages", () => {
 
 describe("request fields", () => {
   it("tools are re-wrapped as chat function tools (strict dropped, as NeMo Gym does)", () => {
-    const params = (fixtureRollouts("example_tool_call_multireward")[0]!.responses_create_params as object);
+    const params = fixtureRollouts("example_tool_call_multireward")[0]!.responses_create_params as object;
     const request = convert(params);
     expect(request.tools).toEqual([
       {
@@ -178,7 +190,12 @@ describe("request fields", () => {
 
 describe("what Chat Completions cannot carry: a 400 naming it", () => {
   it("an item type without a chat equivalent", () => {
-    const body = { input: [{ role: "user", content: "hi" }, { type: "web_search_call", id: "ws_1", status: "completed" }] };
+    const body = {
+      input: [
+        { role: "user", content: "hi" },
+        { type: "web_search_call", id: "ws_1", status: "completed" },
+      ],
+    };
     expect(() => rejectUnsupportedItems(body)).toThrow(EdgegymError);
     expect(() => rejectUnsupportedItems(body)).toThrow(/input\[1\] has type "web_search_call"/);
   });
@@ -188,7 +205,9 @@ describe("what Chat Completions cannot carry: a 400 naming it", () => {
   });
 
   it("a content part kind", () => {
-    expect(() => convert({ input: [{ role: "user", content: [{ type: "input_file", file_id: "f" }] }] })).toThrow(/input\[0\]\.content\[0\] has type "input_file"/);
+    expect(() => convert({ input: [{ role: "user", content: [{ type: "input_file", file_id: "f" }] }] })).toThrow(
+      /input\[0\]\.content\[0\] has type "input_file"/,
+    );
   });
 });
 
@@ -215,7 +234,9 @@ describe("token ids carried back (the on-policy fix)", () => {
   it("partial or mismatched token information is a 400, never a guess", () => {
     const partial = [{ type: "function_call", call_id: "c", name: "f", arguments: "{}", prompt_token_ids: [1], generation_token_ids: [2] }];
     expect(() => messagesOf({ input: partial }, { returnTokenIds: true })).toThrow(/missing: generation_log_probs/);
-    const mismatched = [{ type: "function_call", call_id: "c", name: "f", arguments: "{}", prompt_token_ids: [1], generation_token_ids: [2, 3], generation_log_probs: [-1] }];
+    const mismatched = [
+      { type: "function_call", call_id: "c", name: "f", arguments: "{}", prompt_token_ids: [1], generation_token_ids: [2, 3], generation_log_probs: [-1] },
+    ];
     expect(() => messagesOf({ input: mismatched }, { returnTokenIds: true })).toThrow(/2 generation token ids but 1 log probabilities/);
   });
 });

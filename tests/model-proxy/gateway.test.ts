@@ -86,7 +86,11 @@ describe("the openai client against the gateway", () => {
     expect(plain.choices[0]!.finish_reason).toBe("stop");
     expectTokensOf(plain.choices[0]!.message, 0);
 
-    const tools = await client.chat.completions.create({ model: "anything", messages: [{ role: "user", content: "weather in Rome?" }], tools: [chatWeatherTool] });
+    const tools = await client.chat.completions.create({
+      model: "anything",
+      messages: [{ role: "user", content: "weather in Rome?" }],
+      tools: [chatWeatherTool],
+    });
     const call = tools.choices[0]!.message.tool_calls?.[0];
     expect(call?.type === "function" && [call.function.name, JSON.parse(call.function.arguments)]).toEqual(["get_weather", { city: "Rome" }]);
     expect(tools.choices[0]!.finish_reason).toBe("tool_calls");
@@ -105,7 +109,7 @@ describe("the openai client against the gateway", () => {
     const call = final.choices[0]!.message.tool_calls?.[0];
     expect(call?.type === "function" && JSON.parse(call.function.arguments)).toEqual({ city: "Lima" });
     expect(chunks[0]!.prompt_token_ids).toEqual(sim.generations[0]!.prompt_token_ids);
-    const ids = chunks.flatMap((c) => ((c.choices as { token_ids?: number[] }[])[0]?.token_ids ?? []));
+    const ids = chunks.flatMap((c) => (c.choices as { token_ids?: number[] }[])[0]?.token_ids ?? []);
     expect(ids).toEqual(sim.generations[0]!.generation_token_ids);
     expect(final.usage?.completion_tokens).toBe(ids.length);
   });
@@ -197,7 +201,12 @@ describe("failures", () => {
   });
 
   it("an item with no Chat Completions equivalent is a 400 naming it", async () => {
-    const answer = await postJson(`${local.url}/v1/responses`, { input: [{ role: "user", content: "hi" }, { type: "file_search_call", id: "fs", queries: [], status: "completed" }] });
+    const answer = await postJson(`${local.url}/v1/responses`, {
+      input: [
+        { role: "user", content: "hi" },
+        { type: "file_search_call", id: "fs", queries: [], status: "completed" },
+      ],
+    });
     expect(answer.status).toBe(400);
     expect(answer.body.error.message).toMatch(/input\[1\] has type "file_search_call"/);
   });

@@ -23,7 +23,9 @@ describe("the body vLLM gets", () => {
       EXTRA_BODY: JSON.stringify({ top_k: 20, min_p: 0.1, temperature: 0.1 }),
       SAMPLING_OVERRIDES: JSON.stringify({ temperature: 1.0, top_p: 1.0 }),
     });
-    const prepared = prepareChatBody(proxy, body({ temperature: 0.7, top_p: 0.5, top_k: 5, metadata: { extra_body: '{"min_p": 0.05, "seed": 3}' } }), { extra_body: '{"min_p": 0.05, "seed": 3}' });
+    const prepared = prepareChatBody(proxy, body({ temperature: 0.7, top_p: 0.5, top_k: 5, metadata: { extra_body: '{"min_p": 0.05, "seed": 3}' } }), {
+      extra_body: '{"min_p": 0.05, "seed": 3}',
+    });
     expect(prepared).toMatchObject({ temperature: 1.0, top_p: 1.0, top_k: 5, min_p: 0.05, seed: 3 });
     expect(prepared).not.toHaveProperty("metadata");
   });
@@ -36,7 +38,11 @@ describe("the body vLLM gets", () => {
   });
 
   it("developer → system by default; stream options never reach vLLM", () => {
-    const prepared = prepareChatBody(config(), body({ messages: [{ role: "developer", content: "d" }], stream: true, stream_options: { include_usage: true } }), undefined);
+    const prepared = prepareChatBody(
+      config(),
+      body({ messages: [{ role: "developer", content: "d" }], stream: true, stream_options: { include_usage: true } }),
+      undefined,
+    );
     expect(prepared.messages[0]!.role).toBe("system");
     expect(prepared).not.toHaveProperty("stream");
     expect(prepared).not.toHaveProperty("stream_options");

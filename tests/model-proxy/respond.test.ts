@@ -30,7 +30,10 @@ describe("a turn as a Responses Response", () => {
   it("rebuilds vLLM's recorded tool call (example_tool_call_multireward) as the same function_call", () => {
     const recorded = (fixtureRollouts("example_tool_call_multireward")[0]!.response as { output: Record<string, string>[] }).output[1]!;
     const response = toResponse(
-      turn({ toolCalls: [{ id: recorded.call_id!, type: "function", function: { name: recorded.name!, arguments: recorded.arguments! } }], finishReason: "tool_calls" }),
+      turn({
+        toolCalls: [{ id: recorded.call_id!, type: "function", function: { name: recorded.name!, arguments: recorded.arguments! } }],
+        finishReason: "tool_calls",
+      }),
       params(),
     );
     expect(response.output).toEqual([
@@ -40,7 +43,8 @@ describe("a turn as a Responses Response", () => {
   });
 
   it("rebuilds a recorded reasoning + answer (calendar) from vLLM's reasoning field and content", () => {
-    const output = (fixtureRollouts("calendar")[0]!.response as { output: { type: string; summary?: { text: string }[]; content?: { text: string }[] }[] }).output;
+    const output = (fixtureRollouts("calendar")[0]!.response as { output: { type: string; summary?: { text: string }[]; content?: { text: string }[] }[] })
+      .output;
     const thought = output.find((o) => o.type === "reasoning")!.summary![0]!.text;
     const answer = output.find((o) => o.type === "message")!.content![0]!.text;
     const response = toResponse(turn({ reasoning: [thought], content: answer }), params());
@@ -51,7 +55,13 @@ describe("a turn as a Responses Response", () => {
 
   it("text becomes one output_text message; nothing at all becomes an empty one", () => {
     expect(toResponse(turn({ content: "hi" }), params()).output).toEqual([
-      { id: expect.stringMatching(/^msg_/), type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: "hi", annotations: [] }] },
+      {
+        id: expect.stringMatching(/^msg_/),
+        type: "message",
+        role: "assistant",
+        status: "completed",
+        content: [{ type: "output_text", text: "hi", annotations: [] }],
+      },
     ]);
     expect(toResponse(turn({}), params()).output).toMatchObject([{ type: "message", content: [{ text: "" }] }]);
   });
@@ -89,17 +99,26 @@ describe("a turn as a Responses Response", () => {
 
   it("token ids go on the last output item only", () => {
     const tokens = { prompt_token_ids: [1, 2], generation_token_ids: [3, 4], generation_log_probs: [-0.1, -0.2] };
-    const response = toResponse(
-      turn({ reasoning: ["r"], content: "c", toolCalls: [call("a", "f", "{}"), call("b", "g", "{}")], tokens }),
-      params(),
-    );
+    const response = toResponse(turn({ reasoning: ["r"], content: "c", toolCalls: [call("a", "f", "{}"), call("b", "g", "{}")], tokens }), params());
     expect(response.output.map((o) => "prompt_token_ids" in o)).toEqual([false, false, false, true]);
     expect(response.output[3]).toMatchObject({ call_id: "b", ...tokens });
   });
 
   it("echoes the request's settings, as NeMo Gym's converter does", () => {
-    const response = toResponse(turn({ content: "x" }), params({ input: "x", instructions: "be brief", temperature: 0.3, tool_choice: "none", metadata: { a: "1" } }));
-    expect(response).toMatchObject({ object: "response", model: "policy", instructions: "be brief", temperature: 0.3, tool_choice: "none", metadata: { a: "1" }, parallel_tool_calls: true, tools: [] });
+    const response = toResponse(
+      turn({ content: "x" }),
+      params({ input: "x", instructions: "be brief", temperature: 0.3, tool_choice: "none", metadata: { a: "1" } }),
+    );
+    expect(response).toMatchObject({
+      object: "response",
+      model: "policy",
+      instructions: "be brief",
+      temperature: 0.3,
+      tool_choice: "none",
+      metadata: { a: "1" },
+      parallel_tool_calls: true,
+      tools: [],
+    });
   });
 });
 

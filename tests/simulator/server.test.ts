@@ -122,7 +122,10 @@ describe("simulator server", () => {
     expect(response.headers.get("content-type")).toContain("text/event-stream");
     const chunks = (await readSse(response)) as Array<{
       object: string;
-      choices: Array<{ delta: { role?: string; tool_calls?: Array<{ index: number; function: { name?: string; arguments: string } }> }; finish_reason: string | null }>;
+      choices: Array<{
+        delta: { role?: string; tool_calls?: Array<{ index: number; function: { name?: string; arguments: string } }> };
+        finish_reason: string | null;
+      }>;
       usage?: { total_tokens: number };
     }>;
     expect(chunks.every((c) => c.object === "chat.completion.chunk")).toBe(true);
@@ -149,16 +152,12 @@ describe("simulator server", () => {
 
   it("consumes scripted replies in order, then falls back to the policy", async () => {
     const queued = await post("/simulator/script", {
-      replies: [
-        { content: "first" },
-        { tool_calls: [{ name: "get_weather", arguments: { city: "Paris" } }] },
-      ],
+      replies: [{ content: "first" }, { tool_calls: [{ name: "get_weather", arguments: { city: "Paris" } }] }],
     });
     expect(await queued.json()).toEqual({ queued: 2, pending: 2 });
     sim.script({ content: "third", finish_reason: "length" });
 
-    const ask = async (): Promise<Completion> =>
-      json<Completion>(await post("/v1/chat/completions", { messages: [{ role: "user", content: "hi" }] }));
+    const ask = async (): Promise<Completion> => json<Completion>(await post("/v1/chat/completions", { messages: [{ role: "user", content: "hi" }] }));
     expect((await ask()).choices[0]?.message.content).toBe("first");
     const second = (await ask()).choices[0]!;
     expect(second.finish_reason).toBe("tool_calls");

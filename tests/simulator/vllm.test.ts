@@ -56,7 +56,9 @@ describe("token ids and logprobs", () => {
   it("tool calls in vLLM's parsed form: chatcmpl-tool ids, arguments re-dumped by Python's json", async () => {
     const { body } = await post("/v1/chat/completions", { messages: [{ role: "user", content: "weather in Oslo?" }], tools: weather, ...TOKEN_FLAGS });
     const message = body.choices[0].message;
-    expect(message.tool_calls).toEqual([{ id: expect.stringMatching(/^chatcmpl-tool-[0-9a-f]{32}$/), type: "function", function: { name: "get_weather", arguments: '{"city": "Oslo"}' } }]);
+    expect(message.tool_calls).toEqual([
+      { id: expect.stringMatching(/^chatcmpl-tool-[0-9a-f]{32}$/), type: "function", function: { name: "get_weather", arguments: '{"city": "Oslo"}' } },
+    ]);
     // What the model generated is what the tool call was parsed from.
     expect(sim.generations[0]!.text).toBe('<tool_call>\n{"name": "get_weather", "arguments": {"city":"Oslo"}}\n</tool_call>');
   });

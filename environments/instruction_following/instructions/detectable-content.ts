@@ -19,7 +19,7 @@ export const postscript = instruction(["postscript_marker"], ({ postscript_marke
   let pattern: string;
   if (marker === "P.P.S") pattern = String.raw`\s*p\.\s?p\.\s?s.*$`;
   else if (marker === "P.S.") pattern = String.raw`\s*p\.\s?s\..*$`;
-  else if (typeof marker === "string") pattern = String.raw`\s*` + lower(marker) + String.raw`.*$`;
+  else if (typeof marker === "string") pattern = `\\s*${lower(marker)}.*$`;
   else throw new PyError("AttributeError", "object has no attribute 'lower'");
   return (response) => search(compilePy(pattern, { multiline: true }).regex, lower(response));
 });

@@ -52,9 +52,7 @@ export const jsonFormat = instruction([], () => (response) => {
 });
 
 /** detectable_format:title — a non-empty <<title>> on one line. */
-export const title = instruction([], () => (response) =>
-  finditer(/<<[^\n]+>>/gu, response).some(({ text }) => strip(rstrip(lstrip(text, "<"), ">")) !== ""),
-);
+export const title = instruction([], () => (response) => finditer(/<<[^\n]+>>/gu, response).some(({ text }) => strip(rstrip(lstrip(text, "<"), ">")) !== ""));
 
 /** detectable_format:sentence_hyphens — sentences joined by "-" with no spaces around them. */
 export const sentenceHyphens = instruction([], () => (response) => {

@@ -1,16 +1,6 @@
 // keywords:* — keyword presence, frequency and absence, letter frequency, and word-level keyword games.
 // Keywords are Python regular expressions in IFEval (re.search(keyword, …)), and they stay so here.
-import {
-  compare,
-  countOr,
-  instruction,
-  keywordCount,
-  keywordFound,
-  keywordOr,
-  randomKeywords,
-  relationOf,
-  type InstructionSpec,
-} from "./base.js";
+import { compare, countOr, instruction, keywordCount, keywordFound, keywordOr, randomKeywords, relationOf, type InstructionSpec } from "./base.js";
 import { PyError, at, codePoints, eq, first, iterate, lower, lt, minus, requireStr, sorted, split, stripStr, truthy } from "./util/python.js";
 import { choice, randint } from "./util/random.js";
 import { splitIntoSentences } from "./util/text.js";
@@ -45,7 +35,14 @@ export const letterFrequency = instruction(["letter", "let_frequency", "let_rela
   let chosen: string;
   if (!truthy(letter)) chosen = choice(ASCII_LETTERS);
   else {
-    const size = typeof letter === "string" ? codePoints(letter).length : Array.isArray(letter) ? letter.length : letter && typeof letter === "object" ? Object.keys(letter).length : undefined;
+    const size =
+      typeof letter === "string"
+        ? codePoints(letter).length
+        : Array.isArray(letter)
+          ? letter.length
+          : letter && typeof letter === "object"
+            ? Object.keys(letter).length
+            : undefined;
     if (size === undefined) throw new PyError("TypeError", "object has no len()");
     if (size > 1) chosen = choice(ASCII_LETTERS);
     else {
@@ -94,11 +91,13 @@ export const excludeWordHarder = instruction(["keyword", "instruction"], ({ keyw
 });
 
 /** keywords:palindrome — some whitespace-separated word reads the same backwards. */
-export const palindrome = instruction([], () => (response) =>
-  split(response).some((word) => {
-    const cps = codePoints(word);
-    return cps.join("") === [...cps].reverse().join("");
-  }),
+export const palindrome = instruction(
+  [],
+  () => (response) =>
+    split(response).some((word) => {
+      const cps = codePoints(word);
+      return cps.join("") === [...cps].reverse().join("");
+    }),
 );
 
 /** keywords:keyword_specific_position — the keyword is the m-th word token of the n-th sentence. */

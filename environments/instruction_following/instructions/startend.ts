@@ -5,7 +5,8 @@ import { choice } from "./util/random.js";
 
 /** startend:end_checker — ends with the phrase (case-insensitive; surrounding spaces and quotes ignored). */
 export const endChecker = instruction(["end_phrase"], ({ end_phrase }) => {
-  const phrase = typeof end_phrase === "string" ? strip(end_phrase) : (end_phrase ?? choice(["Any other questions?", "Is there anything else I can help with?"]));
+  const phrase =
+    typeof end_phrase === "string" ? strip(end_phrase) : (end_phrase ?? choice(["Any other questions?", "Is there anything else I can help with?"]));
   return (response) => lower(strip(strip(response), '"')).endsWith(lower(stripStr(phrase)));
 });
 

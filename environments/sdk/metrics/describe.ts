@@ -102,10 +102,7 @@ export function createDescriber(table: NumericTable, maxRows: number) {
     median: new Float64Array(width),
     std: new Float64Array(width),
   };
-  const keys = Object.fromEntries(STAT_NAMES.map((stat) => [stat, table.names.map((name) => `${stat}/${name}`)])) as Record<
-    StatName,
-    string[]
-  >;
+  const keys = Object.fromEntries(STAT_NAMES.map((stat) => [stat, table.names.map((name) => `${stat}/${name}`)])) as Record<StatName, string[]>;
   return (start: number, end: number, target: Record<string, unknown>): void => {
     let allStdNaN = true;
     for (let c = 0; c < width; c++) {

@@ -17,11 +17,7 @@ function escapeRegExp(text: string): string {
  * Entries of `agentMetrics` matching `{pattern}/{score}` (pattern holds a `{k}` placeholder,
  * e.g. "pass@{k}" or "pass@1[avg-of-{k}]") at the highest k found; variance suffixes are skipped.
  */
-export function highestKMetrics(
-  agentMetrics: Record<string, unknown>,
-  pattern: string,
-  options: HighestKOptions = {},
-): Record<string, unknown> {
+export function highestKMetrics(agentMetrics: Record<string, unknown>, pattern: string, options: HighestKOptions = {}): Record<string, unknown> {
   return highestKFromKeys(Object.keys(agentMetrics), agentMetrics, pattern, options);
 }
 

@@ -1,6 +1,6 @@
 // Task/rollout index handling: defaults, validation and grouping of verify responses by task.
 
-import { ROLLOUT_INDEX_KEY, TASK_INDEX_KEY, type VerifyResult } from "./types.js";
+import { type ROLLOUT_INDEX_KEY, TASK_INDEX_KEY, type VerifyResult } from "./types.js";
 
 /**
  * Read `_ng_task_index` / `_ng_rollout_index`. Missing means 0 (NeMo Gym's `vr.get(key, 0)`);

@@ -84,4 +84,3 @@ export function prefixSampleStds(xs: ArrayLike<number>): Float64Array {
   }
   return out;
 }
-

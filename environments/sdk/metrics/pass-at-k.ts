@@ -205,11 +205,7 @@ export function passAtK(tasks: readonly (readonly VerifyResult[])[], options: Pa
  * passAtK writing straight into `metrics` (in NeMo Gym's key order). aggregateMetrics uses this
  * to skip copying what can be 100k+ keys when max_k is large.
  */
-export function writePassAtK(
-  metrics: Record<string, unknown>,
-  tasks: readonly (readonly VerifyResult[])[],
-  options: PassAtKOptions = {},
-): void {
+export function writePassAtK(metrics: Record<string, unknown>, tasks: readonly (readonly VerifyResult[])[], options: PassAtKOptions = {}): void {
   if (tasks.length === 0) return;
   const { scoreFn = defaultScoreFn, answerKey, avgSampleStdDev = true } = options;
   const scored = tasks.map((rollouts) => rollouts.map((r) => scoreRollout(r, scoreFn, answerKey)));

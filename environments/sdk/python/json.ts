@@ -35,7 +35,14 @@ export interface JsonBuild<T> {
 const WHITESPACE = new Set([" ", "\t", "\n", "\r"]);
 const ESCAPES: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
 const NUMBER = /-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?/y;
-const CONSTANTS = [["null", null], ["true", true], ["false", false], ["NaN", NaN], ["Infinity", Infinity], ["-Infinity", -Infinity]] as const;
+const CONSTANTS = [
+  ["null", null],
+  ["true", true],
+  ["false", false],
+  ["NaN", NaN],
+  ["Infinity", Infinity],
+  ["-Infinity", -Infinity],
+] as const;
 const MAX_DEPTH = 1000;
 const MAX_INT_DIGITS = 4300;
 

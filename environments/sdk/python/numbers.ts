@@ -17,7 +17,12 @@ export function asciiDigits(text: string): string {
   return text.replace(UNICODE_DIGITS, (d) => (d >= "0" && d <= "9" ? d : digitValue(d)));
 }
 
-const INT_DIGITS: Record<number, RegExp> = { 2: /^[01](?:_?[01])*$/, 8: /^[0-7](?:_?[0-7])*$/, 10: /^[0-9](?:_?[0-9])*$/, 16: /^[0-9a-fA-F](?:_?[0-9a-fA-F])*$/ };
+const INT_DIGITS: Record<number, RegExp> = {
+  2: /^[01](?:_?[01])*$/,
+  8: /^[0-7](?:_?[0-7])*$/,
+  10: /^[0-9](?:_?[0-9])*$/,
+  16: /^[0-9a-fA-F](?:_?[0-9a-fA-F])*$/,
+};
 
 /** int(text, base) for base 2, 8, 10 or 16, or null where Python raises ValueError. */
 export function parsePyInt(text: string, base: 2 | 8 | 10 | 16 = 10): number | null {

@@ -174,7 +174,15 @@ export class Translator extends Cursor {
   }
 
   private openGroup(): void {
-    const frame: Frame = { flags: { ...this.flags }, start: this.out.length, close: ")", lookbehind: false, group: undefined, alternatives: this.alternatives, current: this.current };
+    const frame: Frame = {
+      flags: { ...this.flags },
+      start: this.out.length,
+      close: ")",
+      lookbehind: false,
+      group: undefined,
+      alternatives: this.alternatives,
+      current: this.current,
+    };
     const capture = () => {
       frame.group = ++this.groups;
       this.out += `(?<g${frame.group}>`;

@@ -56,7 +56,9 @@ export function csvDictRows(text: string): PyValue[] {
   if (header === undefined) return [];
   return body.map((row) => {
     const dict: PyDict = new Map();
-    header.forEach((name, i) => dict.set(name, i < row.length ? row[i]! : null));
+    header.forEach((name, i) => {
+      dict.set(name, i < row.length ? row[i]! : null);
+    });
     if (header.length < row.length) dict.set(null, row.slice(header.length));
     return dict;
   });

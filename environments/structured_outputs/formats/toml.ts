@@ -13,7 +13,8 @@ function dateValue(value: TomlDate): PyOpaque {
   if (value.isDate()) return pyDate(n(1), n(2), n(3));
   if (value.isTime()) return pyTime(n(4), n(5), n(6), microsecond);
   const zone = m[8];
-  const offsetMinutes = zone === undefined ? undefined : zone === "Z" ? 0 : (zone[0] === "-" ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6)));
+  const offsetMinutes =
+    zone === undefined ? undefined : zone === "Z" ? 0 : (zone[0] === "-" ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6)));
   return pyDateTime({ year: n(1), month: n(2), day: n(3), hour: n(4), minute: n(5), second: n(6), microsecond, offsetMinutes });
 }
 

@@ -1,5 +1,5 @@
 // yaml.safe_load (PyYAML 6, YAML 1.1): the `yaml` package parses, PyYAML's resolver and SafeConstructor give the values.
-import { Alias, isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Node, type Pair } from "yaml";
+import { type Alias, isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Node, type Pair } from "yaml";
 import { pyDate, pyDateTime } from "../python/datetime.js";
 import { pyFloat, pyInt } from "../python/numbers.js";
 import { PyError, PyOpaque, isDict, pyRepr, type PyDict, type PyKey, type PyValue } from "../python/value.js";
@@ -10,14 +10,21 @@ const TAG = "tag:yaml.org,2002:";
 // `0o17`/`1e3` are strings, `012` is octal, `1:30` is 90, and an unquoted 2024-05-10 is a date, not a string.
 const IMPLICIT: [string, RegExp][] = [
   ["bool", /^(?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$/],
-  ["float", /^(?:[-+]?[0-9][0-9_]*\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/],
+  [
+    "float",
+    /^(?:[-+]?[0-9][0-9_]*\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/,
+  ],
   ["int", /^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$/],
   ["merge", /^<<$/],
   ["null", /^(?:~|null|Null|NULL|)$/],
-  ["timestamp", /^(?:[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)$/],
+  [
+    "timestamp",
+    /^(?:[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)$/,
+  ],
   ["value", /^=$/],
 ];
-const TIMESTAMP = /^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:(?:[Tt]|[ \t]+)([0-9]{1,2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]*))?(?:[ \t]*(Z|([-+])([0-9]{1,2})(?::([0-9]{2}))?))?)?$/;
+const TIMESTAMP =
+  /^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:(?:[Tt]|[ \t]+)([0-9]{1,2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]*))?(?:[ \t]*(Z|([-+])([0-9]{1,2})(?::([0-9]{2}))?))?)?$/;
 // PyYAML's Reader refuses these characters anywhere in the stream.
 const NON_PRINTABLE = /[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
 const BOOL_VALUES: Record<string, boolean> = { yes: true, no: false, true: true, false: false, on: true, off: false };
@@ -89,7 +96,19 @@ function constructBinary(value: string): PyOpaque {
   }
   if (quad === 1) throw constructorError("failed to decode base64 data: Invalid base64-encoded string");
   if (quad !== 0 && !done) throw constructorError("failed to decode base64 data: Incorrect padding");
-  const text = bytes.map((b) => (b === 0x5c || b === 0x27 ? `\\${String.fromCharCode(b)}` : b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : b === 10 ? "\\n" : b === 13 ? "\\r" : b === 9 ? "\\t" : `\\x${b.toString(16).padStart(2, "0")}`));
+  const text = bytes.map((b) =>
+    b === 0x5c || b === 0x27
+      ? `\\${String.fromCharCode(b)}`
+      : b >= 0x20 && b < 0x7f
+        ? String.fromCharCode(b)
+        : b === 10
+          ? "\\n"
+          : b === 13
+            ? "\\r"
+            : b === 9
+              ? "\\t"
+              : `\\x${b.toString(16).padStart(2, "0")}`,
+  );
   return new PyOpaque("bytes", `b'${text.join("")}'`);
 }
 

@@ -45,7 +45,8 @@ export function pyDateTime(parts: DateTimeParts): PyOpaque {
   if (parts.microsecond) fields.push(parts.microsecond);
   let tz = "";
   if (parts.offsetMinutes !== undefined) {
-    if (Math.abs(parts.offsetMinutes) >= 24 * 60) throw new PyError("ValueError", "offset must be a timedelta strictly between -timedelta(hours=24) and timedelta(hours=24)");
+    if (Math.abs(parts.offsetMinutes) >= 24 * 60)
+      throw new PyError("ValueError", "offset must be a timedelta strictly between -timedelta(hours=24) and timedelta(hours=24)");
     tz = parts.offsetMinutes === 0 ? ", tzinfo=datetime.timezone.utc" : `, tzinfo=datetime.timezone(datetime.timedelta(seconds=${parts.offsetMinutes * 60}))`;
   }
   return new PyOpaque("datetime", `datetime.datetime(${fields.join(", ")}${tz})`);

@@ -49,7 +49,12 @@ function strRepr(text: string): string {
     else if (ch === "\t") out += "\\t";
     else if (ch !== " " && /[\p{C}\p{Z}]/u.test(ch)) {
       const cp = ch.codePointAt(0)!;
-      out += cp < 0x100 ? `\\x${cp.toString(16).padStart(2, "0")}` : cp < 0x10000 ? `\\u${cp.toString(16).padStart(4, "0")}` : `\\U${cp.toString(16).padStart(8, "0")}`;
+      out +=
+        cp < 0x100
+          ? `\\x${cp.toString(16).padStart(2, "0")}`
+          : cp < 0x10000
+            ? `\\u${cp.toString(16).padStart(4, "0")}`
+            : `\\U${cp.toString(16).padStart(8, "0")}`;
     } else out += ch;
   }
   return out + quote;

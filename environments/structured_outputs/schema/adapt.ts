@@ -4,7 +4,19 @@ import { UnsupportedPythonRegex, buildRegExp, isPythonRegexFailure, translatePyt
 import { PyError, pyRepr } from "../python/value.js";
 import { OPAQUE, type Json, type JsonObject } from "./json.js";
 
-const IN_VALUE = ["additionalProperties", "unevaluatedProperties", "items", "contains", "propertyNames", "not", "if", "then", "else", "unevaluatedItems", "contentSchema"];
+const IN_VALUE = [
+  "additionalProperties",
+  "unevaluatedProperties",
+  "items",
+  "contains",
+  "propertyNames",
+  "not",
+  "if",
+  "then",
+  "else",
+  "unevaluatedItems",
+  "contentSchema",
+];
 const IN_ARRAY = ["allOf", "anyOf", "oneOf", "prefixItems"];
 const IN_VALUES = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"];
 // Keywords jsonschema's Draft 2020-12 validator does not apply and the library would: `format` (never asserted by
@@ -31,6 +43,7 @@ function eachSchema(schema: Json, visit: (schema: JsonObject) => void): void {
 // RegExp modifiers, (?i:…), exist in workerd's V8 but not in Node 20's; the library compiles patterns with "u" only.
 const MODIFIERS = (() => {
   try {
+    // biome-ignore lint/complexity/useRegexLiterals: as a literal this would be a syntax error where modifiers are unsupported; it probes for them
     return new RegExp("(?i:a)", "u").test("A");
   } catch {
     return false;

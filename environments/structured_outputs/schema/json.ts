@@ -41,13 +41,18 @@ function repr(value: Json | undefined): string {
   if (value === null || typeof value !== "object") return pyRepr(value);
   if (typeof value[OPAQUE] === "string") return value[OPAQUE];
   const key = (k: string) => (k.startsWith(KEY) ? k.slice(KEY.length) : pyRepr(k));
-  return `{${Object.entries(value).map(([k, v]) => `${key(k)}: ${repr(v)}`).join(", ")}}`;
+  return `{${Object.entries(value)
+    .map(([k, v]) => `${key(k)}: ${repr(v)}`)
+    .join(", ")}}`;
 }
 
 /** The value a JSON pointer ("#/a/0", percent-encoded segments) names. */
 function locate(root: Json, pointer: string): Json | undefined {
   let value: Json | undefined = root;
-  for (const raw of pointer.replace(/^#\/?/, "").split("/").filter((s) => s !== "")) {
+  for (const raw of pointer
+    .replace(/^#\/?/, "")
+    .split("/")
+    .filter((s) => s !== "")) {
     let segment: string;
     try {
       segment = decodeURIComponent(raw).replaceAll("~1", "/").replaceAll("~0", "~");

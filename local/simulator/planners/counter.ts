@@ -14,13 +14,9 @@ function counterTools(tools: ToolInfo[]): CounterTools | null {
   for (const increment of tools) {
     if (!/increment|add|increase/i.test(increment.name)) continue;
     const { properties } = toolProperties(increment);
-    const param = Object.keys(properties).find((name) =>
-      ["integer", "number"].includes(String(properties[name]?.["type"])),
-    );
+    const param = Object.keys(properties).find((name) => ["integer", "number"].includes(String(properties[name]?.["type"])));
     if (!param) continue;
-    const read = tools.find(
-      (t) => t !== increment && /get|read|value|current/i.test(t.name) && toolProperties(t).required.length === 0,
-    );
+    const read = tools.find((t) => t !== increment && /get|read|value|current/i.test(t.name) && toolProperties(t).required.length === 0);
     return { increment, param, read };
   }
   return null;

@@ -53,7 +53,10 @@ function inflectionOf(word: string, base: string): boolean {
 
 /** Concept words of a term: its own word (without "(weight)"-style notes), its synonyms, RELATED. */
 function conceptWords(entry: TermSynonyms): { direct: string[]; related: string[] } {
-  const base = entry.term.replace(/\(.*?\)/g, "").trim().toLowerCase();
+  const base = entry.term
+    .replace(/\(.*?\)/g, "")
+    .trim()
+    .toLowerCase();
   const direct = [base, ...entry.synonyms.map((s) => s.toLowerCase())].filter((w) => !w.includes(" "));
   return { direct, related: RELATED[base] ?? [] };
 }
@@ -95,7 +98,7 @@ function synonymTools(tools: ToolInfo[]): { lookup: ToolInfo; extract: ToolInfo 
   return lookup && extract ? { lookup, extract } : null;
 }
 
-function valueOf(output: unknown): number | undefined {
+function synonymValueOf(output: unknown): number | undefined {
   if (typeof output === "number") return output;
   if (isRecord(output) && typeof output["synonym_value"] === "number") return output["synonym_value"];
   return undefined;
@@ -115,7 +118,7 @@ export function planSynonyms(conversation: Conversation): Plan | null {
     arguments: { synonym },
   }));
   // Values come from the lookups' outputs; until they exist this batch is not emitted anyway.
-  const values = lookups.map((call) => valueOf(outputOf(conversation, call))).filter((v) => v !== undefined);
+  const values = lookups.map((call) => synonymValueOf(outputOf(conversation, call))).filter((v) => v !== undefined);
   const extract: PlannedCall = { name: tools.extract.name, arguments: { synonym_values: values } };
   return {
     batches: [lookups, [extract]],

@@ -20,17 +20,40 @@ const ABBREVIATIONS: Record<string, string> = {
 
 // Well-known cities found even when typed in lower case.
 const CITIES = [
-  "San Francisco", "New York", "Los Angeles", "Seattle", "London", "Tokyo", "Paris", "Chicago",
-  "Boston", "Berlin", "Austin", "Denver", "Miami", "Toronto", "Sydney", "Madrid", "Rome",
-  "Beijing", "Mumbai", "Singapore", "San Diego", "Portland", "Dallas", "Houston",
+  "San Francisco",
+  "New York",
+  "Los Angeles",
+  "Seattle",
+  "London",
+  "Tokyo",
+  "Paris",
+  "Chicago",
+  "Boston",
+  "Berlin",
+  "Austin",
+  "Denver",
+  "Miami",
+  "Toronto",
+  "Sydney",
+  "Madrid",
+  "Rome",
+  "Beijing",
+  "Mumbai",
+  "Singapore",
+  "San Diego",
+  "Portland",
+  "Dallas",
+  "Houston",
 ];
 
 // Capitalised words that start sentences or name things other than cities.
 const NOT_PLACES = new Set(
-  ("what what's whats how how's hows is are was tell give get show check find please can could " +
+  (
+    "what what's whats how how's hows is are was tell give get show check find please can could " +
     "would will should do does did i i'm im hi hello hey the a an it it's weather forecast today " +
     "tonight tomorrow now in at for of and or monday tuesday wednesday thursday friday saturday " +
-    "sunday us usa uk eu celsius fahrenheit").split(" "),
+    "sunday us usa uk eu celsius fahrenheit"
+  ).split(" "),
 );
 
 const MAX_CITIES = 3;
@@ -81,8 +104,7 @@ export function findCities(text: string): string[] {
     const duplicate = cities.some((c) => c.toLowerCase() === name.toLowerCase());
     // A shorter hit inside a longer one ("York" in "New York") is not another city.
     const overlaps = found.some(
-      (o) => o !== span && o.index <= span.index && o.index + o.text.length >= span.index + span.text.length &&
-        o.text.length > span.text.length,
+      (o) => o !== span && o.index <= span.index && o.index + o.text.length >= span.index + span.text.length && o.text.length > span.text.length,
     );
     if (!duplicate && !overlaps) cities.push(name);
   }
@@ -112,8 +134,7 @@ export function planWeather(conversation: Conversation): Plan | null {
   if (cities.length === 0) {
     return {
       batches: [],
-      answer: () =>
-        "Which city would you like the weather for? Tell me the city name and I will look it up.",
+      answer: () => "Which city would you like the weather for? Tell me the city name and I will look it up.",
     };
   }
   const calls = cities.map((city) => ({ name: found.tool.name, arguments: { [found.param]: city } }));

@@ -31,7 +31,7 @@ const SPLIT_STEPS_AFTER_PHD: [RegExp, string][] = [
 export function splitIntoSentences(input: string): string[] {
   let text = ` ${input}  `.replaceAll("\n", " ");
   for (const [pattern, replacement] of SPLIT_STEPS) text = text.replace(pattern, replacement);
-  text = text.replace(/\.{2,}/gu, (dots) => "<prd>".repeat(dots.length) + "<stop>");
+  text = text.replace(/\.{2,}/gu, (dots) => `${"<prd>".repeat(dots.length)}<stop>`);
   if (text.includes("Ph.D")) text = text.replaceAll("Ph.D.", "Ph<prd>D<prd>");
   for (const [pattern, replacement] of SPLIT_STEPS_AFTER_PHD) text = text.replace(pattern, replacement);
   if (text.includes("”")) text = text.replaceAll(".”", "”.");
@@ -56,7 +56,7 @@ export interface PyMatch {
  */
 export function finditer(regex: RegExp, text: string): PyMatch[] {
   const matches: PyMatch[] = [];
-  const re = new RegExp(regex.source, regex.flags.includes("g") ? regex.flags : regex.flags + "g");
+  const re = new RegExp(regex.source, regex.flags.includes("g") ? regex.flags : `${regex.flags}g`);
   let m: RegExpExecArray | null;
   while ((m = re.exec(text)) !== null) {
     matches.push({ index: m.index, text: m[0] });
