@@ -1,25 +1,62 @@
-// The queue interface the agent and gateway send through, and its Cloudflare Queues implementation.
-import { MAX_BATCH_BYTES, MAX_BATCH_MESSAGES } from "./messages.js";
+// The queue interface every part sends and consumes through; Cloudflare Queues and Amazon SQS both fit behind it.
 
 export interface OutgoingMessage<T> {
   body: T;
   delaySeconds?: number;
 }
 
-/** What edgegym needs of a queue; Cloudflare Queues and Amazon SQS both fit behind it. */
+/** A backend's size limits, in UTF-8 bytes of the JSON body (what the backend counts), and messages per batch. */
+export interface QueueLimits {
+  maxMessageBytes: number;
+  maxBatchBytes: number;
+  maxBatchMessages: number;
+}
+
 export interface MessageQueue<T> {
+  readonly limits: QueueLimits;
   send(body: T, options?: { delaySeconds?: number }): Promise<void>;
+  /** Sends every message, in as many backend batches as the limits need. */
   sendBatch(messages: OutgoingMessage<T>[]): Promise<void>;
 }
 
-/** Splits messages into batches within the queue's count and byte limits. */
-export function batches<T>(messages: OutgoingMessage<T>[], maxCount = MAX_BATCH_MESSAGES, maxBytes = MAX_BATCH_BYTES): OutgoingMessage<T>[][] {
+/** A delivered message: acked when done, or retried (after a delay) to be delivered again. */
+export interface ReceivedMessage<T = unknown> {
+  readonly id: string;
+  readonly body: T;
+  /** Deliveries so far, this one included (1 on the first). */
+  readonly attempts: number;
+  ack(): void;
+  retry(options?: { delaySeconds?: number }): void;
+}
+
+export interface ReceivedBatch<T = unknown> {
+  /** The queue the batch came from (its dead-letter queue is a different name). */
+  readonly queue: string;
+  readonly messages: readonly ReceivedMessage<T>[];
+}
+
+const encoder = new TextEncoder();
+
+/** UTF-8 bytes of a string: what queues and buckets count, not JavaScript's UTF-16 characters. */
+export function utf8Length(text: string): number {
+  // encodeInto into a view sized for the worst case would allocate as much; encode is simplest and exact.
+  return encoder.encode(text).byteLength;
+}
+
+/** Bytes a message body takes on the wire, with room for the backend's own envelope. */
+export function messageBytes(body: unknown): number {
+  return utf8Length(JSON.stringify(body)) + 64;
+}
+
+/** Splits messages into batches within the count and byte limits. */
+export function batches<T>(messages: OutgoingMessage<T>[], limits: QueueLimits): OutgoingMessage<T>[][] {
   const out: OutgoingMessage<T>[][] = [];
   let current: OutgoingMessage<T>[] = [];
   let bytes = 0;
   for (const message of messages) {
-    const size = JSON.stringify(message.body).length + 64;
-    if (current.length > 0 && (current.length >= maxCount || bytes + size > maxBytes)) {
+    const size = messageBytes(message.body);
+    if (size > limits.maxMessageBytes) throw new RangeError(`a queue message of ${size} bytes is over the limit of ${limits.maxMessageBytes}`);
+    if (current.length > 0 && (current.length >= limits.maxBatchMessages || bytes + size > limits.maxBatchBytes)) {
       out.push(current);
       current = [];
       bytes = 0;
@@ -29,19 +66,4 @@ export function batches<T>(messages: OutgoingMessage<T>[], maxCount = MAX_BATCH_
   }
   if (current.length) out.push(current);
   return out;
-}
-
-export function cloudflareQueue<T>(binding: Queue<T>): MessageQueue<T> {
-  return {
-    async send(body, options) {
-      await binding.send(body, { contentType: "json", ...options });
-    },
-    async sendBatch(messages) {
-      for (const batch of batches(messages)) {
-        await binding.sendBatch(
-          batch.map((m) => ({ body: m.body, contentType: "json" as const, ...(m.delaySeconds ? { delaySeconds: m.delaySeconds } : {}) })),
-        );
-      }
-    },
-  };
 }

@@ -2,7 +2,8 @@
 import { DatasetRow, ROLLOUT_ID, ROLLOUT_INDEX, TASK_INDEX } from "../../protocol/index.js";
 import { EdgegymError } from "../../protocol/index.js";
 import { MAX_INLINE_BYTES, type ResultMessage, WorkMessage, jobKeys, rolloutId, type ExpandMessage, type RolloutMessage } from "../../queues/messages.js";
-import { cloudflareQueue, type OutgoingMessage } from "../../queues/queue.js";
+import { cloudflareQueue } from "../../queues/cloudflare.js";
+import type { OutgoingMessage } from "../../queues/queue.js";
 import { QUEUES, type AgentEnv } from "../bindings.js";
 import type { JobRpc } from "../writer/job-types.js";
 import { executeRow, positiveInt } from "./execute.js";

@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import { z } from "zod";
 import { type AgentRef, DatasetRow, EdgegymError, ResponsesCreateParams, TASK_INDEX, issuesOf, parseOr400, type ErrorIssue } from "../../protocol/index.js";
 import { jobKeys, type ExpandMessage } from "../../queues/messages.js";
-import { cloudflareQueue } from "../../queues/queue.js";
+import { cloudflareQueue } from "../../queues/cloudflare.js";
 import { environmentFromAgentName } from "../agent/resolve.js";
 import { environmentNames, type GatewayEnv } from "../bindings.js";
 import { lines } from "../shared/jsonl.js";

@@ -2,7 +2,7 @@
 import type { Context } from "hono";
 import { EdgegymError } from "../../protocol/index.js";
 import { jobKeys, type ExpandMessage } from "../../queues/messages.js";
-import { cloudflareQueue } from "../../queues/queue.js";
+import { cloudflareQueue } from "../../queues/cloudflare.js";
 import type { GatewayEnv } from "../bindings.js";
 import type { JobRpc, ResultLocation } from "../writer/job-types.js";
 import { CHUNK_ROWS } from "./jobs-create.js";
