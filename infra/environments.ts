@@ -1,8 +1,8 @@
 // Which environments a deployment carries (all by default; EDGEGYM_ENVIRONMENTS picks some) and each one's Worker entry.
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { environmentWorkerName } from "../functions/names.js";
-import { SESSION_CLASS } from "./topology.js";
+import { environmentWorkerName } from "../contracts/names.js";
+import { ENTRYPOINTS, SESSION_CLASS } from "../contracts/names.js";
 
 /** A folder under environments/ with an index.ts is an environment: adding the folder is all it takes. */
 export function discoverEnvironments(root: string): string[] {
@@ -39,6 +39,7 @@ export function environmentEntrySource(name: string, environmentsDir: string): s
     `const worker = environmentWorker(environment);`,
     `export default worker.handler;`,
     `export const ${SESSION_CLASS} = worker.Session;`,
+    `export const ${ENTRYPOINTS.environment} = worker.Entrypoint;`,
     "",
   ].join("\n");
 }

@@ -1,5 +1,5 @@
 // The Workers: one per topology entry (gateway, agent, model and judge proxies, writer, one per environment), bound as the topology says.
-import { WORKERS } from "../functions/names.js";
+import { WORKERS } from "../contracts/names.js";
 import { writeEnvironmentEntry } from "./environments.js";
 import { queueName, type QueueSet } from "./queues.js";
 import { secretValues, type Secrets } from "./secrets.js";
@@ -11,7 +11,7 @@ type Binding = Record<string, $util.Input<string>> & { type: string; name: strin
 export function dependencyOrder(specs: WorkerSpec[]): WorkerSpec[] {
   const byName = new Map(specs.map((spec) => [spec.name, spec]));
   const needs = (spec: WorkerSpec) => [
-    ...Object.values(spec.services),
+    ...Object.values(spec.services).map((target) => target.worker),
     ...Object.values(spec.durableObjects).flatMap((target) => (target.scriptName ? [target.scriptName] : [])),
   ];
   const ordered: WorkerSpec[] = [];
@@ -47,7 +47,12 @@ export function createWorkers(root: string, specs: WorkerSpec[], secrets: Secret
     const values = secretValues(secrets, proxy);
     const secretNames = proxy === "other" ? spec.secrets : [...new Set([...spec.secrets, "MODEL_BASE_URLS", "MODEL_NAME"])];
     const bindings: Binding[] = [
-      ...Object.entries(spec.services).map(([name, target]) => ({ type: "service", name, service: scripts.get(target)! })),
+      ...Object.entries(spec.services).map(([name, target]) => ({
+        type: "service",
+        name,
+        service: scripts.get(target.worker)!,
+        ...(target.entrypoint ? { entrypoint: target.entrypoint } : {}),
+      })),
       ...Object.entries(spec.durableObjects).map(([name, target]) => ({
         type: "durable_object_namespace",
         name,

@@ -1,5 +1,5 @@
 // Queues: `rollouts` (work) and `results` (scored rollouts, failures), each with a dead-letter queue, and their consumers.
-import { QUEUES } from "../functions/names.js";
+import { QUEUES } from "../contracts/names.js";
 import type { WorkerSpec } from "./topology.js";
 
 export type QueueSet = Record<string, sst.cloudflare.Queue>;

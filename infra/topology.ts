@@ -1,16 +1,25 @@
 // The one description of edgegym's Workers and their bindings; local emulation (and deployment) are built from it.
-import { JOB_CLASS, QUEUES, WORKERS, environmentBinding, environmentWorkerName } from "../functions/names.js";
+import type { WorkerKind } from "../contracts/config.js";
+import { ENTRYPOINTS, JOB_CLASS, QUEUES, SESSION_CLASS, WORKERS, environmentBinding, environmentWorkerName } from "../contracts/names.js";
 
+export { SESSION_CLASS };
 export const COMPATIBILITY_DATE = "2026-04-01";
-export const SESSION_CLASS = "EnvironmentSession";
+
+/** A service binding's target: a Worker, and the named RPC entrypoint it exports (its default handler otherwise). */
+export interface ServiceTarget {
+  worker: string;
+  entrypoint?: string;
+}
 
 export interface WorkerSpec {
   name: string;
+  /** Which of edgegym's Workers this is: decides its variables' schema (contracts/config.ts) and binding types. */
+  kind: WorkerKind;
   /** Source entry, relative to the project root. */
   entry: string;
   /** For an environment Worker: its name (its entry is generated from `environments/<name>/index.ts`). */
   environment?: string;
-  services: Record<string, string>;
+  services: Record<string, ServiceTarget>;
   vars: Record<string, string>;
   /** Binding → Durable Object class (SQLite-backed); `scriptName` when another Worker hosts the class. */
   durableObjects: Record<string, { className: string; scriptName?: string }>;
@@ -55,14 +64,21 @@ export interface TopologyOptions {
 }
 
 export function topology(options: TopologyOptions): WorkerSpec[] {
-  const environmentServices = Object.fromEntries(options.environments.map((name) => [environmentBinding(name), environmentWorkerName(name)]));
+  const environmentServices = Object.fromEntries(
+    options.environments.map((name): [string, ServiceTarget] => [
+      environmentBinding(name),
+      { worker: environmentWorkerName(name), entrypoint: ENTRYPOINTS.environment },
+    ]),
+  );
+  const model = (worker: string): ServiceTarget => ({ worker, entrypoint: ENTRYPOINTS.model });
   const list = options.environments.join(",");
   return [
     // The gateway comes first: it is the entry every request reaches.
     {
       name: WORKERS.gateway,
+      kind: "gateway",
       entry: "functions/gateway/index.ts",
-      services: { AGENT: WORKERS.agent, MODEL_PROXY: WORKERS.modelProxy, ...environmentServices },
+      services: { AGENT: { worker: WORKERS.agent, entrypoint: ENTRYPOINTS.agent }, MODEL_PROXY: model(WORKERS.modelProxy), ...environmentServices },
       vars: { ENVIRONMENTS: list, ...options.vars?.gateway },
       durableObjects: { JOBS: { className: JOB_CLASS, scriptName: WORKERS.writer } },
       queueProducers: { ROLLOUTS: QUEUES.rollouts },
@@ -71,8 +87,9 @@ export function topology(options: TopologyOptions): WorkerSpec[] {
     },
     {
       name: WORKERS.agent,
+      kind: "agent",
       entry: "functions/agent/index.ts",
-      services: { MODEL_PROXY: WORKERS.modelProxy, ...environmentServices },
+      services: { MODEL_PROXY: model(WORKERS.modelProxy), ...environmentServices },
       vars: { ENVIRONMENTS: list, ...options.vars?.agent },
       durableObjects: { JOBS: { className: JOB_CLASS, scriptName: WORKERS.writer } },
       queueProducers: { ROLLOUTS: QUEUES.rollouts, RESULTS: QUEUES.results },
@@ -82,6 +99,7 @@ export function topology(options: TopologyOptions): WorkerSpec[] {
     },
     {
       name: WORKERS.modelProxy,
+      kind: "modelProxy",
       entry: "functions/model-proxy/index.ts",
       services: {},
       vars: {
@@ -96,6 +114,7 @@ export function topology(options: TopologyOptions): WorkerSpec[] {
     // The judge is the same model proxy with its own model configuration: a judge can differ from the policy.
     {
       name: WORKERS.judgeProxy,
+      kind: "judgeProxy",
       entry: "functions/model-proxy/index.ts",
       services: {},
       vars: {
@@ -108,6 +127,7 @@ export function topology(options: TopologyOptions): WorkerSpec[] {
     },
     {
       name: WORKERS.writer,
+      kind: "writer",
       entry: "functions/writer/index.ts",
       services: environmentServices,
       vars: { ENVIRONMENTS: list, ...options.vars?.writer },
@@ -119,9 +139,10 @@ export function topology(options: TopologyOptions): WorkerSpec[] {
     ...options.environments.map(
       (name): WorkerSpec => ({
         name: environmentWorkerName(name),
+        kind: "environment",
         entry: `environments/${name}/index.ts`,
         environment: name,
-        services: { JUDGE: WORKERS.judgeProxy },
+        services: { JUDGE: model(WORKERS.judgeProxy) },
         vars: {},
         // Every environment Worker hosts its session class, so an environment may become stateful without a new binding.
         durableObjects: { SESSIONS: { className: SESSION_CLASS } },

@@ -6,7 +6,7 @@ export interface WranglerConfig {
   main: string;
   compatibility_date: string;
   vars?: Record<string, string>;
-  services?: { binding: string; service: string }[];
+  services?: { binding: string; service: string; entrypoint?: string }[];
   durable_objects?: { bindings: { name: string; class_name: string; script_name?: string }[] };
   migrations?: { tag: string; new_sqlite_classes: string[] }[];
   queues?: {
@@ -23,7 +23,12 @@ export function wranglerConfig(spec: WorkerSpec, main: string): WranglerConfig {
     .map((t) => t.className);
   const config: WranglerConfig = { name: spec.name, main, compatibility_date: COMPATIBILITY_DATE };
   if (Object.keys(spec.vars).length) config.vars = spec.vars;
-  if (Object.keys(spec.services).length) config.services = Object.entries(spec.services).map(([binding, service]) => ({ binding, service }));
+  if (Object.keys(spec.services).length)
+    config.services = Object.entries(spec.services).map(([binding, target]) => ({
+      binding,
+      service: target.worker,
+      ...(target.entrypoint ? { entrypoint: target.entrypoint } : {}),
+    }));
   if (Object.keys(spec.durableObjects).length) {
     config.durable_objects = {
       bindings: Object.entries(spec.durableObjects).map(([name, t]) => ({

@@ -1,7 +1,8 @@
 // Local emulation: every Worker, Durable Object and binding in Miniflare (workerd), plus the vLLM simulator by default.
 import path from "node:path";
 import { Log, LogLevel, Miniflare, type WorkerOptions } from "miniflare";
-import { WORKERS } from "../functions/bindings.js";
+import { parseVars, WORKER_VARS } from "../contracts/config.js";
+import { WORKERS } from "../contracts/names.js";
 import { COMPATIBILITY_DATE, topology, type WorkerSpec } from "../infra/topology.js";
 import { buildWorkers, type Bundle } from "./build.js";
 import { discoverEnvironments } from "./environments.js";
@@ -71,7 +72,12 @@ export function workerOptions(spec: WorkerSpec, bundle: Bundle, secrets: Record<
     name: spec.name,
     modules: [{ type: "ESModule", path: bundle.path, contents: bundle.contents }],
     compatibilityDate: COMPATIBILITY_DATE,
-    serviceBindings: spec.services,
+    serviceBindings: Object.fromEntries(
+      Object.entries(spec.services).map(([binding, target]) => [
+        binding,
+        target.entrypoint ? { name: target.worker, entrypoint: target.entrypoint } : target.worker,
+      ]),
+    ),
     bindings: { ...spec.vars, ...Object.fromEntries(spec.secrets.filter((s) => secrets[s]).map((s) => [s, secrets[s]!])) },
     durableObjects: Object.fromEntries(Object.entries(spec.durableObjects).map(([binding, target]) => [binding, { ...target, useSQLite: true }])),
     queueProducers: spec.queueProducers,
@@ -96,6 +102,8 @@ export async function startLocal(options: LocalOptions = {}): Promise<Local> {
       judgeModelName: options.judgeModel ?? (options.judgeUrl ? undefined : modelName),
       vars: options.vars,
     });
+    // A variable no Worker could use is refused here, at start-up, naming the Worker and the variable.
+    for (const spec of specs) parseVars(WORKER_VARS[spec.kind], spec.vars, spec.name);
     const bundles = await buildWorkers(specs);
     const secrets = (worker: string): Record<string, string> => ({
       MODEL_API_KEY: (worker === WORKERS.judgeProxy && options.judgeUrl ? options.judgeApiKey : options.modelApiKey) ?? "",

@@ -4,3 +4,5 @@ export * from "./params.js";
 export * from "./response.js";
 export * from "./rows.js";
 export * from "./errors.js";
+export * from "./metrics.js";
+export * from "./agents.js";

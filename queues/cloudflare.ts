@@ -1,19 +1,26 @@
 // Cloudflare Queues behind the MessageQueue interface.
-import { batches, type MessageQueue, type QueueLimits } from "./queue.js";
+import { batches, type MessageQueue, messageBytes, type QueueLimits } from "./queue.js";
 
 /** Cloudflare's published limits: 128 KB a message, 256 KB and 100 messages a batch (kept a little clear of each). */
 export const CLOUDFLARE_LIMITS: QueueLimits = { maxMessageBytes: 126_000, maxBatchBytes: 250_000, maxBatchMessages: 100 };
+
+/** A text body travels as text (a result's JSONL line is never escaped into JSON again), anything else as JSON. */
+function contentType(body: unknown): QueueContentType {
+  return typeof body === "string" ? "text" : "json";
+}
 
 export function cloudflareQueue<T>(binding: Queue<T>, limits: QueueLimits = CLOUDFLARE_LIMITS): MessageQueue<T> {
   return {
     limits,
     async send(body, options) {
-      await binding.send(body, { contentType: "json", ...(options?.delaySeconds ? { delaySeconds: options.delaySeconds } : {}) });
+      const size = messageBytes(body);
+      if (size > limits.maxMessageBytes) throw new RangeError(`a queue message of ${size} bytes is over the limit of ${limits.maxMessageBytes}`);
+      await binding.send(body, { contentType: contentType(body), ...(options?.delaySeconds ? { delaySeconds: options.delaySeconds } : {}) });
     },
     async sendBatch(messages) {
       for (const batch of batches(messages, limits)) {
         await binding.sendBatch(
-          batch.map((m) => ({ body: m.body, contentType: "json" as const, ...(m.delaySeconds ? { delaySeconds: m.delaySeconds } : {}) })),
+          batch.map((m) => ({ body: m.body, contentType: contentType(m.body), ...(m.delaySeconds ? { delaySeconds: m.delaySeconds } : {}) })),
         );
       }
     },

@@ -43,9 +43,20 @@ export function utf8Length(text: string): number {
   return encoder.encode(text).byteLength;
 }
 
-/** Bytes a message body takes on the wire, with room for the backend's own envelope. */
+/** Whether a text fits in `limit` UTF-8 bytes, counting exactly only when its length leaves it in doubt. */
+export function fitsInBytes(text: string, limit: number): boolean {
+  // A UTF-16 code unit takes 1 to 3 bytes of UTF-8 (a surrogate pair, two units, takes 4).
+  if (text.length * 3 <= limit) return true;
+  if (text.length > limit) return false;
+  return utf8Length(text) <= limit;
+}
+
+/** Room for a backend's own envelope around a body (ids, attributes, timestamps). */
+export const ENVELOPE_BYTES = 64;
+
+/** Bytes a message body takes on the wire: a text body as it is, anything else as JSON. */
 export function messageBytes(body: unknown): number {
-  return utf8Length(JSON.stringify(body)) + 64;
+  return utf8Length(typeof body === "string" ? body : JSON.stringify(body)) + ENVELOPE_BYTES;
 }
 
 /** Splits messages into batches within the count and byte limits. */

@@ -1,5 +1,5 @@
 // NeMo Gym's math_with_judge metric overrides: pass@k and majority@k per score, and its headline selection.
-import { highestKMetrics, passAtK, type VerifyResult } from "../sdk/metrics.js";
+import { highestKMetrics, passAtK, type VerifyResult } from "../../metrics/index.js";
 
 /** _math_score_fn: the symbolic score always, the judged reward when the judge was asked. */
 function mathScores(rollout: VerifyResult): Record<string, unknown> {

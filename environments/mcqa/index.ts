@@ -1,5 +1,5 @@
 // Port of NeMo Gym's mcqa: multiple-choice answers graded by letter, by grading mode or a dataset's own regex.
-import { allOutputText as outputText, defineEnvironment, passAtK, z, type Environment } from "../sdk/index.js";
+import { allOutputText as outputText, defineEnvironment, passAtK, z, type SimpleEnvironment } from "../sdk/index.js";
 import {
   allowedLetters,
   answerColon,
@@ -89,7 +89,7 @@ function letterByMode(mode: GradingMode, text: string, options: Options, allowed
 }
 
 /** The mcqa environment with a server config (NeMo Gym's configs/mcqa.yaml sets grading_mode: null). */
-export function mcqaEnvironment(config: McqaConfig = {}): Environment {
+export function mcqaEnvironment(config: McqaConfig = {}): SimpleEnvironment {
   return defineEnvironment({
     name: "mcqa",
     description: "Multiple-choice questions: the extracted answer letter must equal expected_answer.",

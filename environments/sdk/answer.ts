@@ -1,36 +1,23 @@
-// One operation of a resources server, answered over HTTP: the session id, its Durable Object or a local run, the cookie.
+// One operation of a resources server, answered over HTTP for an outside caller: session id in, cookie and header out.
 import type { Context } from "hono";
+import { setCookie } from "hono/cookie";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { EnvironmentEnv } from "../../functions/bindings.js";
-import { readJson } from "../../functions/shared/http.js";
-import type { ToolContext } from "./define.js";
-import type { EnvironmentSessionRpc } from "./durable-types.js";
-import type { AnyOperation } from "./gymnasium-perform.js";
-import { judgeThrough } from "./judge.js";
-import { noState, type Outcome } from "./perform.js";
-import { SESSION_HEADER, newSessionId, sessionCookie, sessionIdOf } from "./session.js";
+import type { EnvironmentEnv } from "../../contracts/env.generated.js";
+import type { SessionOperation } from "../../contracts/rpc.js";
+import { readJson } from "../../http/errors.js";
+import { runOperation } from "./run.js";
+import { SESSION_COOKIE, SESSION_HEADER, newSessionId, sessionIdOf } from "./session.js";
+import type { Environment } from "./types.js";
 
-const OPERATION_TIMEOUT_MS = 60_000;
+export type AppContext = Context<{ Bindings: EnvironmentEnv }>;
 
-export async function answerOperation(
-  c: Context<{ Bindings: EnvironmentEnv }>,
-  environment: { name: string; stateful: boolean },
-  operation: AnyOperation,
-  runLocally: (body: unknown, ctx: ToolContext<unknown>) => Promise<Outcome>,
-): Promise<Response> {
+export async function answerOperation(c: AppContext, environment: Environment, operation: SessionOperation): Promise<Response> {
   const body = await readJson(c);
-  const carried = sessionIdOf(c.req.raw.headers);
+  const carried = sessionIdOf(c);
   const sessionId = carried ?? newSessionId();
-  let outcome: Outcome;
-  if (environment.stateful) {
-    if (!c.env.SESSIONS) throw new Error(`${environment.name} is stateful but its Worker has no SESSIONS binding`);
-    const stub = c.env.SESSIONS.get(c.env.SESSIONS.idFromName(sessionId)) as unknown as EnvironmentSessionRpc;
-    outcome = await stub.perform(operation, body, sessionId);
-  } else {
-    const signal = AbortSignal.any([c.req.raw.signal, AbortSignal.timeout(OPERATION_TIMEOUT_MS)]);
-    outcome = await runLocally(body, { sessionId, state: noState, signal, judge: judgeThrough(c.env.JUDGE, signal) });
-  }
+  // An outside caller's body is checked whole (trusted: false).
+  const outcome = await runOperation(environment, c.env, operation, body, sessionId, false, c.req.raw.signal);
   c.header(SESSION_HEADER, sessionId);
-  if (!carried) c.header("set-cookie", sessionCookie(sessionId));
+  if (!carried) setCookie(c, SESSION_COOKIE, sessionId, { path: "/", httpOnly: true, sameSite: "Lax" });
   return c.json(outcome.body, outcome.status as ContentfulStatusCode);
 }

@@ -1,39 +1,59 @@
-// The Hono app of a resources server: NeMo Gym's protocol (/seed_session, /<tool>, /verify, /aggregate_metrics) plus /tools.
-import { answerOperation } from "./answer.js";
+// The Hono app of a resources server, for outside callers: NeMo Gym's protocol (simple: /seed_session, /<tool>, /verify;
+// gymnasium: /reset, /step, /close), /aggregate_metrics and /tools.
 import { Hono } from "hono";
+import type { EnvironmentEnv } from "../../contracts/env.generated.js";
+import { notFound, onError, readJson } from "../../http/errors.js";
 import { AggregateMetricsRequest, parseOr400 } from "../../protocol/index.js";
-import type { EnvironmentEnv } from "../../functions/bindings.js";
-import { notFound, onError, readJson } from "../../functions/shared/http.js";
-import type { Environment } from "./define.js";
-import { isGymnasium } from "./gymnasium.js";
-import { gymnasiumApp } from "./gymnasium-app.js";
-import { aggregateMetrics } from "./metrics.js";
-import { perform, type Operation } from "./perform.js";
+import { type AppContext, answerOperation } from "./answer.js";
+import { environmentMetrics, toolsAnswer } from "./describe.js";
+import { useResetStep } from "./gymnasium.js";
+import type { Environment } from "./types.js";
 
-function operationFor(route: string): Operation {
-  if (route === "seed_session" || route === "verify") return { kind: route };
-  return { kind: "tool", name: route };
+/**
+ * Reads a request body the answer does not need. Behind the gateway (a service binding passing the body through),
+ * an answer that leaves it unread can make workerd drop the client's keep-alive connection under its next request.
+ */
+async function drain(c: AppContext): Promise<void> {
+  if (c.req.raw.body) await c.req.raw.arrayBuffer().catch(() => undefined);
+}
+
+function routesFor(environment: Environment) {
+  const routes = new Hono<{ Bindings: EnvironmentEnv }>();
+  routes.get("/health", (c) => c.json({ status: "ok", environment: environment.name }));
+  routes.get("/tools", (c) => c.json(toolsAnswer(environment)));
+  routes.post("/aggregate_metrics", async (c) => {
+    const request = parseOr400(AggregateMetricsRequest, await readJson(c), "aggregate_metrics request");
+    return c.json(environmentMetrics(environment, request.verify_responses));
+  });
+  if (environment.kind === "gymnasium") {
+    for (const route of ["seed_session", "verify"]) {
+      routes.post(`/${route}`, async (c) => {
+        await drain(c);
+        throw useResetStep(environment.name, route);
+      });
+    }
+    routes.post("/reset", (c) => answerOperation(c, environment, { kind: "reset" }));
+    routes.post("/step", (c) => answerOperation(c, environment, { kind: "step" }));
+    routes.post("/close", (c) => answerOperation(c, environment, { kind: "close" }));
+    return routes;
+  }
+  routes.post("/:route", (c) => {
+    const route = c.req.param("route");
+    return answerOperation(c, environment, route === "seed_session" || route === "verify" ? { kind: route } : { kind: "tool", name: route });
+  });
+  return routes;
 }
 
 export function environmentApp(environment: Environment) {
-  // A gymnasium environment speaks reset/step instead (NeMo Gym's GymnasiumServer).
-  if (isGymnasium(environment)) return gymnasiumApp(environment);
   const app = new Hono<{ Bindings: EnvironmentEnv }>();
   app.onError(onError);
-  app.notFound(notFound);
-
-  const tools = [...environment.tools.values()].map((tool) => tool.openai);
-  app.get("/health", (c) => c.json({ status: "ok", environment: environment.name }));
-  app.get("/tools", (c) => c.json({ environment: environment.name, description: environment.description, stateful: environment.stateful, tools }));
-
-  app.post("/aggregate_metrics", async (c) => {
-    const request = parseOr400(AggregateMetricsRequest, await readJson(c), "aggregate_metrics request");
-    return c.json(aggregateMetrics(request.verify_responses, { computeMetrics: environment.computeMetrics, keyMetrics: environment.keyMetrics }));
+  app.notFound(async (c) => {
+    await drain(c);
+    return notFound(c);
   });
-
-  app.post("/:route", (c) => {
-    const operation = operationFor(c.req.param("route"));
-    return answerOperation(c, environment, operation, (body, ctx) => perform(environment, operation, body, ctx));
-  });
+  const routes = routesFor(environment);
+  app.route("/", routes);
+  // NeMo Gym prefixes a rollout's calls with `/ng-rollout/<id>` for tracing; the routes behind it are the same.
+  if (environment.kind === "gymnasium") app.route("/ng-rollout/:rollout", routes);
   return app;
 }

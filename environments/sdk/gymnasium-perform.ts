@@ -1,18 +1,14 @@
 // The gymnasium operations (reset, step, close) as plain functions, run in a Worker or a session's Durable Object.
 import { z } from "zod";
-import { EdgegymError, InvalidRequestError } from "../../protocol/index.js";
-import type { Environment, ToolContext } from "./define.js";
-import type { GymnasiumSpec } from "./gymnasium.js";
-import { perform, type Operation, type Outcome } from "./perform.js";
+import type { SessionOperation } from "../../contracts/rpc.js";
+import { EdgegymError, InvalidRequestError, type Response } from "../../protocol/index.js";
+import { useResetStep } from "./gymnasium.js";
+import { caught, failure, type Outcome } from "./outcome.js";
+import { type Operation, perform } from "./perform.js";
+import type { Environment, GymnasiumEnvironment, ToolContext } from "./types.js";
 
 export type GymnasiumOperation = { kind: "reset" } | { kind: "step" } | { kind: "close" };
-export type AnyOperation = Operation | GymnasiumOperation;
-
-const GYMNASIUM_KINDS = new Set(["reset", "step", "close"]);
-
-export function isGymnasiumOperation(operation: AnyOperation): operation is GymnasiumOperation {
-  return GYMNASIUM_KINDS.has(operation.kind);
-}
+export type AnyOperation = SessionOperation;
 
 const Info = z.record(z.string(), z.unknown());
 
@@ -35,25 +31,31 @@ function checked<T extends z.ZodType>(schema: T, value: unknown, what: string): 
 }
 
 /** NeMo Gym's close_session: the environment's own cleanup, then the session's state is forgotten. */
-async function closeSession(spec: GymnasiumSpec, ctx: ToolContext<unknown>): Promise<unknown> {
-  const summary = await spec.close?.(ctx);
+async function closeSession(environment: GymnasiumEnvironment, ctx: ToolContext<unknown>): Promise<unknown> {
+  const summary = await environment.close?.(ctx);
   await ctx.state.clear?.();
   return summary;
 }
 
-async function reset(environment: Environment, spec: GymnasiumSpec, body: unknown, ctx: ToolContext<unknown>): Promise<Outcome> {
-  const row = spec.resetRequest.safeParse(body);
+/** An outside caller's request is checked whole; the agent's (trusted, over RPC) has only its task fields parsed. */
+function requestSchema(environment: GymnasiumEnvironment, kind: "reset" | "step", trusted: boolean): z.ZodType<Record<string, unknown>> {
+  if (trusted) return environment.task;
+  return kind === "reset" ? environment.resetRequest : environment.stepRequest;
+}
+
+async function reset(environment: GymnasiumEnvironment, body: unknown, ctx: ToolContext<unknown>, trusted: boolean): Promise<Outcome> {
+  const row = requestSchema(environment, "reset", trusted).safeParse(body);
   if (!row.success) return failure(new InvalidRequestError("reset request", row.error));
-  const result = checked(ResetResult, await spec.reset?.(row.data, ctx), `${environment.name}.reset`);
+  const result = checked(ResetResult, await environment.reset?.(row.data, ctx), `${environment.name}.reset`);
   return { status: 200, body: { observation: result?.observation ?? null, info: result?.info ?? {} } };
 }
 
-async function step(environment: Environment, spec: GymnasiumSpec, body: unknown, ctx: ToolContext<unknown>): Promise<Outcome> {
-  const request = spec.stepRequest.safeParse(body);
+async function step(environment: GymnasiumEnvironment, body: unknown, ctx: ToolContext<unknown>, trusted: boolean): Promise<Outcome> {
+  const request = requestSchema(environment, "step", trusted).safeParse(body);
   if (!request.success) return failure(new InvalidRequestError("step request", request.error));
-  const { response, ...row } = request.data;
-  const result = checked(StepResult, await spec.step(response, row, ctx), `${environment.name}.step`);
-  if (result.terminated || result.truncated) await closeSession(spec, ctx);
+  const { response, ...row } = request.data as Record<string, unknown> & { response: Response };
+  const result = checked(StepResult, await environment.step(response, row, ctx), `${environment.name}.step`);
+  if (result.terminated || result.truncated) await closeSession(environment, ctx);
   return {
     status: 200,
     body: {
@@ -66,38 +68,48 @@ async function step(environment: Environment, spec: GymnasiumSpec, body: unknown
   };
 }
 
-async function close(spec: GymnasiumSpec, ctx: ToolContext<unknown>, stateful: boolean): Promise<Outcome> {
-  const alreadyClosed = stateful ? (await ctx.state.get()) === undefined : false;
-  const summary = await closeSession(spec, ctx);
+async function close(environment: GymnasiumEnvironment, ctx: ToolContext<unknown>): Promise<Outcome> {
+  const alreadyClosed = environment.stateful ? (await ctx.state.get()) === undefined : false;
+  const summary = await closeSession(environment, ctx);
   return { status: 200, body: { ok: true, already_closed: alreadyClosed, summary: summary && typeof summary === "object" ? summary : {} } };
 }
 
-function failure(error: EdgegymError): Outcome {
-  return { status: error.status, body: error.toEnvelope() };
-}
-
 /** Run one gymnasium operation; an exception in reset/step/close becomes a 500 envelope, never a crash. */
-export async function performGymnasium(environment: Environment, operation: GymnasiumOperation, body: unknown, ctx: ToolContext<unknown>): Promise<Outcome> {
-  const spec = environment.gymnasium;
-  if (!spec) return failure(new EdgegymError(404, "not_gymnasium", `${environment.name} serves /seed_session, tools and /verify, not /${operation.kind}`));
+export async function performGymnasium(
+  environment: GymnasiumEnvironment,
+  operation: GymnasiumOperation,
+  body: unknown,
+  ctx: ToolContext<unknown>,
+  trusted = false,
+): Promise<Outcome> {
   try {
     switch (operation.kind) {
       case "reset":
-        return await reset(environment, spec, body, ctx);
+        return await reset(environment, body, ctx, trusted);
       case "step":
-        return await step(environment, spec, body, ctx);
+        return await step(environment, body, ctx, trusted);
       case "close":
-        return await close(spec, ctx, environment.stateful);
+        return await close(environment, ctx);
     }
   } catch (error) {
-    if (error instanceof EdgegymError) return failure(error);
-    if (error instanceof z.ZodError) return failure(new InvalidRequestError(operation.kind, error));
-    const message = error instanceof Error ? error.message : String(error);
-    return failure(new EdgegymError(500, `${operation.kind}_error`, `${environment.name}: ${message}`));
+    return caught(error, environment.name, operation.kind, `${operation.kind}_error`);
   }
 }
 
-/** Either kind of operation, for the session Durable Object that runs both. */
-export function performAny(environment: Environment, operation: AnyOperation, body: unknown, ctx: ToolContext<unknown>): Promise<Outcome> {
-  return isGymnasiumOperation(operation) ? performGymnasium(environment, operation, body, ctx) : perform(environment, operation, body, ctx);
+function isGymnasiumOperation(operation: SessionOperation): operation is GymnasiumOperation {
+  return operation.kind === "reset" || operation.kind === "step" || operation.kind === "close";
+}
+
+/** Either kind of operation on either kind of environment; a mismatch is a clear 404, as an unknown route would be. */
+export function performAny(environment: Environment, operation: SessionOperation, body: unknown, ctx: ToolContext<unknown>, trusted = false): Promise<Outcome> {
+  if (environment.kind === "gymnasium") {
+    if (isGymnasiumOperation(operation)) return performGymnasium(environment, operation, body, ctx, trusted);
+    return Promise.resolve(failure(useResetStep(environment.name, operation.kind === "tool" ? operation.name : operation.kind)));
+  }
+  if (isGymnasiumOperation(operation)) {
+    return Promise.resolve(
+      failure(new EdgegymError(404, "not_gymnasium", `${environment.name} serves /seed_session, tools and /verify, not /${operation.kind}`)),
+    );
+  }
+  return perform(environment, operation as Operation, body, ctx, trusted);
 }

@@ -1,30 +1,12 @@
 // defineGymnasiumEnvironment: a reset/step environment (NeMo Gym's GymnasiumServer), declared once with zod.
-import { allOutputText } from "./response-helpers.js";
 import { z } from "zod";
-import { DatasetRow, EdgegymError, Response, VerifyRequest, type FunctionCallItem, type FunctionTool } from "../../protocol/index.js";
-import { functionTool, type Environment, type TaskSchema, type ToolContext } from "./define.js";
-import type { VerifyResult } from "./metrics.js";
+import { DatasetRow, EdgegymError, type FunctionCallItem, Response, type VerifyResult } from "../../protocol/index.js";
 import { pythonJsonDumps } from "./python-json.js";
+import { allOutputText } from "./response-helpers.js";
+import { functionTool } from "./tools.js";
+import { checkName, type GymnasiumEnvironment, type GymnasiumReset, type GymnasiumStep, type TaskSchema, type ToolContext } from "./types.js";
 
-/** What `reset` returns: the first observation (appended to the input as a user message) and info. */
-export interface GymnasiumReset {
-  observation?: string | null;
-  info?: Record<string, unknown>;
-}
-
-/** What `step` returns: Gymnasium's (observation, reward, terminated, truncated, info). */
-export interface GymnasiumStep {
-  /** The next user message, or null/undefined for none. */
-  observation?: string | null;
-  /** This step's reward; the agent sums them. */
-  reward: number;
-  /** The episode ended on its own (solved, game over). */
-  terminated: boolean;
-  /** The episode was cut short. */
-  truncated: boolean;
-  /** Extra fields; `tool_outputs: [{ call_id, output }]` answers the model's function calls (see toolOutput). */
-  info?: Record<string, unknown>;
-}
+export type { GymnasiumEnvironment, GymnasiumReset, GymnasiumStep } from "./types.js";
 
 /** A row as reset and step see it: the dataset row with its task fields parsed by `task`. */
 export type GymnasiumRow<T extends TaskSchema> = DatasetRow & z.output<T> & Record<string, unknown>;
@@ -54,22 +36,6 @@ export interface GymnasiumOptions<S, T extends TaskSchema> {
   computeMetrics?(tasks: VerifyResult[][]): Record<string, unknown>;
 }
 
-/** The gymnasium half of a compiled environment; `Environment.gymnasium` being set is what makes it one. */
-export interface GymnasiumSpec {
-  resetRequest: z.ZodType<Record<string, unknown>>;
-  stepRequest: z.ZodType<Record<string, unknown> & { response: Response }>;
-  tools: FunctionTool[];
-  reset?(row: Record<string, unknown>, ctx: ToolContext<unknown>): GymnasiumReset | void | Promise<GymnasiumReset | void>;
-  step(action: Response, row: Record<string, unknown>, ctx: ToolContext<unknown>): GymnasiumStep | Promise<GymnasiumStep>;
-  close?(ctx: ToolContext<unknown>): unknown;
-}
-
-export type GymnasiumEnvironment = Environment & { gymnasium: GymnasiumSpec };
-
-export function isGymnasium(environment: Environment): environment is GymnasiumEnvironment {
-  return environment.gymnasium !== undefined;
-}
-
 /** The answer to /seed_session and /verify on a gymnasium environment: the protocol is reset/step. */
 export function useResetStep(name: string, route: string): EdgegymError {
   return new EdgegymError(
@@ -80,35 +46,27 @@ export function useResetStep(name: string, route: string): EdgegymError {
 }
 
 export function defineGymnasiumEnvironment<S = never, T extends TaskSchema = z.ZodObject<{}>>(options: GymnasiumOptions<S, T>): GymnasiumEnvironment {
-  if (!/^[a-z][a-z0-9_]*$/.test(options.name)) {
-    throw new Error(`environment name "${options.name}" must be lower_snake_case`);
-  }
+  checkName(options.name);
   if (options.maxSteps !== undefined && (!Number.isInteger(options.maxSteps) || options.maxSteps < 1)) {
     throw new Error(`${options.name}: maxSteps must be a positive integer`);
   }
   const task = options.task ?? z.object({});
   const resetRequest = DatasetRow.extend(task.shape);
-  const tools = Object.entries(options.tools ?? {}).map(([name, tool]) => functionTool(name, tool.description, tool.parameters));
   return {
+    kind: "gymnasium",
     name: options.name,
     description: options.description ?? "",
     stateful: options.state !== undefined,
     maxSteps: options.maxSteps,
-    tools: new Map(),
-    seedRequest: task.loose(),
-    verifyRequest: VerifyRequest,
-    verify: () => {
-      throw useResetStep(options.name, "verify");
-    },
+    tools: Object.entries(options.tools ?? {}).map(([name, tool]) => functionTool(name, tool.description, tool.parameters)),
+    task: task.loose(),
+    taskKeys: Object.keys(task.shape),
+    resetRequest,
+    stepRequest: resetRequest.extend({ response: Response }),
+    reset: options.reset as GymnasiumEnvironment["reset"],
+    step: options.step as GymnasiumEnvironment["step"],
+    close: options.close as GymnasiumEnvironment["close"],
     computeMetrics: options.computeMetrics,
-    gymnasium: {
-      resetRequest,
-      stepRequest: resetRequest.extend({ response: Response }),
-      tools,
-      reset: options.reset as GymnasiumSpec["reset"],
-      step: options.step as GymnasiumSpec["step"],
-      close: options.close as GymnasiumSpec["close"],
-    },
   };
 }
 

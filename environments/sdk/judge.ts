@@ -1,5 +1,6 @@
-// LLM-as-judge calls from an environment, through the judge's model proxy, with NeMo Gym's failure rule.
-import { Response as ResponsesResponse, type ResponsesCreateParams } from "../../protocol/index.js";
+// LLM-as-judge calls from an environment, through the judge's model proxy (RPC), with NeMo Gym's failure rule.
+import { type ModelService, within } from "../../contracts/rpc.js";
+import type { Response as ModelResponse, ResponsesCreateParams } from "../../protocol/index.js";
 
 /** A judge call failed (transport, timeout, auth, HTTP status): the rollout is `judge_failed`, not wrong. */
 export class JudgeError extends Error {
@@ -10,34 +11,21 @@ export class JudgeError extends Error {
 }
 
 /** Asks the judge model; an unparseable *answer* is the verifier's to score, a failed *call* throws JudgeError. */
-export type Judge = (params: ResponsesCreateParams) => Promise<ResponsesResponse>;
+export type Judge = (params: ResponsesCreateParams) => Promise<ModelResponse>;
 
 const JUDGE_TIMEOUT_MS = 120_000;
 
-export function judgeThrough(binding: Fetcher | undefined, signal: AbortSignal): Judge {
+export function judgeThrough(binding: ModelService | undefined, signal: AbortSignal): Judge {
   return async (params) => {
     if (!binding) throw new JudgeError("this environment's Worker has no JUDGE binding to a model proxy");
-    let answer: globalThis.Response;
+    const deadline = AbortSignal.any([signal, AbortSignal.timeout(JUDGE_TIMEOUT_MS)]);
+    let result: Awaited<ReturnType<ModelService["respond"]>>;
     try {
-      answer = await binding.fetch("http://judge/v1/responses", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(params),
-        signal: AbortSignal.any([signal, AbortSignal.timeout(JUDGE_TIMEOUT_MS)]),
-      });
+      result = await within(binding.respond(params, { timeoutMs: JUDGE_TIMEOUT_MS }), deadline, "the judge");
     } catch (error) {
       throw new JudgeError(`the judge call failed: ${error instanceof Error ? error.message : String(error)}`);
     }
-    const text = await answer.text();
-    if (!answer.ok) throw new JudgeError(`the judge answered ${answer.status}: ${text.slice(0, 500)}`);
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      throw new JudgeError(`the judge's answer is not JSON: ${text.slice(0, 200)}`);
-    }
-    const parsed = ResponsesResponse.safeParse(body);
-    if (!parsed.success) throw new JudgeError(`the judge's answer is not a Response: ${parsed.error.message}`);
-    return parsed.data;
+    if (!result.ok) throw new JudgeError(`the judge answered ${result.error.status}: ${result.error.message.slice(0, 500)}`);
+    return result.value;
   };
 }

@@ -1,27 +1,19 @@
 // The resources-server operations (seed, tool call, verify) as plain functions, run in a Worker or a Durable Object.
-import { z } from "zod";
-import { EdgegymError, InvalidRequestError, issuesOf, describeIssues } from "../../protocol/index.js";
-import type { Environment, ToolContext, VerifyOutcome } from "./define.js";
+import { EdgegymError, InvalidRequestError, type VerifyRequest, describeIssues, issuesOf } from "../../protocol/index.js";
 import { JudgeError, type Judge } from "./judge.js";
+import { caught, failure, type Outcome, pick } from "./outcome.js";
+import type { SimpleEnvironment, ToolContext, VerifyOutcome } from "./types.js";
 
+export type { Outcome };
 export type Operation = { kind: "seed_session" } | { kind: "verify" } | { kind: "tool"; name: string };
 
-/** An operation's HTTP answer, plain data so it can cross a Durable Object RPC boundary. */
-export interface Outcome {
-  status: number;
-  body: unknown;
-}
-
-function failure(error: EdgegymError): Outcome {
-  return { status: error.status, body: error.toEnvelope() };
-}
-
-async function callTool(environment: Environment, name: string, body: unknown, ctx: ToolContext<unknown>): Promise<Outcome> {
+async function callTool(environment: SimpleEnvironment, name: string, body: unknown, ctx: ToolContext<unknown>): Promise<Outcome> {
   const tool = environment.tools.get(name);
   if (!tool) {
     const known = [...environment.tools.keys()].join(", ") || "none";
     return failure(new EdgegymError(404, "unknown_tool", `${environment.name} has no tool "${name}" (tools: ${known})`));
   }
+  // The model wrote these arguments: they are checked here, whoever forwarded them.
   const args = tool.definition.parameters.safeParse(body);
   if (!args.success) {
     // The agent hands this body back to the model, so it says which argument is wrong and how.
@@ -32,26 +24,32 @@ async function callTool(environment: Environment, name: string, body: unknown, c
   return { status: 200, body: result === undefined ? null : result };
 }
 
-async function verify(environment: Environment, body: unknown, ctx: ToolContext<unknown>): Promise<Outcome> {
-  const request = environment.verifyRequest.safeParse(body);
-  if (!request.success) return failure(new InvalidRequestError("verify request", request.error));
+/**
+ * An outside caller's body is checked whole; a trusted one (the agent's, over RPC: a row validated when it came in and a
+ * response the model proxy built) has only its task fields parsed, and gets back only the verifier's fields.
+ */
+async function verify(environment: SimpleEnvironment, body: unknown, ctx: ToolContext<unknown>, trusted: boolean): Promise<Outcome> {
+  const parsed = (trusted ? environment.task : environment.verifyRequest).safeParse(body);
+  if (!parsed.success) return failure(new InvalidRequestError("verify request", parsed.error));
+  const request = parsed.data as VerifyRequest;
+  const echo = trusted ? pick(request, environment.taskKeys) : request;
   let outcome: VerifyOutcome;
   try {
-    outcome = await environment.verify(request.data, ctx);
+    outcome = await environment.verify(request, ctx);
   } catch (error) {
     if (!(error instanceof JudgeError)) throw error;
     // NeMo Gym's judge_failsafe: reward 0, the row tagged so collection routes it to the failures, not the metrics.
-    return { status: 200, body: { ...request.data, reward: 0, _ng_failure_class: "judge_failed", _ng_failure_judge_error: error.message } };
+    return { status: 200, body: { ...echo, reward: 0, _ng_failure_class: "judge_failed", _ng_failure_judge_error: error.message } };
   }
   if (typeof outcome.reward !== "number" || Number.isNaN(outcome.reward)) {
     throw new Error(`${environment.name}.verify returned a reward that is not a number: ${String(outcome.reward)}`);
   }
   // NeMo Gym's verify response is the request with the reward and the verifier's fields added.
-  return { status: 200, body: { ...request.data, ...outcome } };
+  return { status: 200, body: { ...echo, ...outcome } };
 }
 
-async function seed(environment: Environment, body: unknown, ctx: ToolContext<unknown>): Promise<Outcome> {
-  const row = environment.seedRequest.safeParse(body ?? {});
+async function seed(environment: SimpleEnvironment, body: unknown, ctx: ToolContext<unknown>): Promise<Outcome> {
+  const row = environment.task.safeParse(body ?? {});
   if (!row.success) return failure(new InvalidRequestError("seed_session request", row.error));
   const result = await environment.seedSession?.(row.data, ctx);
   return { status: 200, body: result && typeof result === "object" ? result : {} };
@@ -62,10 +60,11 @@ const noJudge: Judge = () => Promise.reject(new JudgeError("no judge is configur
 
 /** Run one operation; an exception inside a tool or verifier becomes a 500 envelope, never a crash. */
 export async function perform(
-  environment: Environment,
+  environment: SimpleEnvironment,
   operation: Operation,
   body: unknown,
   context: Omit<ToolContext<unknown>, "judge"> & { judge?: Judge },
+  trusted = false,
 ): Promise<Outcome> {
   const ctx: ToolContext<unknown> = { ...context, judge: context.judge ?? noJudge };
   try {
@@ -73,16 +72,12 @@ export async function perform(
       case "seed_session":
         return await seed(environment, body, ctx);
       case "verify":
-        return await verify(environment, body, ctx);
+        return await verify(environment, body, ctx, trusted);
       case "tool":
         return await callTool(environment, operation.name, body, ctx);
     }
   } catch (error) {
-    if (error instanceof EdgegymError) return failure(error);
-    if (error instanceof z.ZodError) return failure(new InvalidRequestError(operation.kind, error));
-    const message = error instanceof Error ? error.message : String(error);
-    const code = operation.kind === "tool" ? "tool_error" : `${operation.kind}_error`;
-    return failure(new EdgegymError(500, code, `${environment.name}: ${message}`));
+    return caught(error, environment.name, operation.kind, operation.kind === "tool" ? "tool_error" : `${operation.kind}_error`);
   }
 }
 

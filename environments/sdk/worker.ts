@@ -1,13 +1,15 @@
-// Turns an environment definition into a deployable Worker: a fetch handler and its session Durable Object class.
-import type { EnvironmentEnv } from "../../functions/bindings.js";
+// Turns an environment definition into a deployable Worker: its HTTP handler, RPC entrypoint and session Durable Object class.
+import type { EnvironmentEnv } from "../../contracts/env.generated.js";
 import { environmentApp } from "./app.js";
-import type { Environment } from "./define.js";
 import { sessionObjectFor } from "./durable.js";
+import { entrypointFor } from "./entrypoint.js";
+import type { Environment } from "./types.js";
 
 export function environmentWorker(environment: Environment) {
   const app = environmentApp(environment);
   return {
     handler: { fetch: app.fetch } satisfies ExportedHandler<EnvironmentEnv>,
+    Entrypoint: entrypointFor(environment, app),
     Session: sessionObjectFor(environment),
   };
 }

@@ -1,5 +1,5 @@
 // Port of structured_outputs' compute_metrics: mean reward per format, problem type, schema representation and v4 knob.
-import type { VerifyResult } from "../sdk/metrics.js";
+import type { VerifyResult } from "../../metrics/index.js";
 import { pyTruthy as truthy } from "../sdk/python/values.js";
 
 /** str() of a JSON value as a group name: Python prints booleans as True/False and numbers without JS quirks. */

@@ -1,104 +1,94 @@
 // The agent as the `rollouts` consumer: expands chunks, runs rollouts (bounded), acks or retries each message on its own.
-import { DatasetRow, ROLLOUT_ID, ROLLOUT_INDEX, TASK_INDEX } from "../../protocol/index.js";
-import { EdgegymError } from "../../protocol/index.js";
-import { MAX_INLINE_BYTES, type ResultMessage, WorkMessage, jobKeys, rolloutId, type ExpandMessage, type RolloutMessage } from "../../queues/messages.js";
-import { cloudflareQueue } from "../../queues/cloudflare.js";
-import type { OutgoingMessage } from "../../queues/queue.js";
-import { QUEUES, type AgentEnv } from "../bindings.js";
-import type { JobRpc } from "../writer/job-types.js";
-import { executeRow, positiveInt } from "./execute.js";
-import { RolloutFailure } from "./failure.js";
-import { environmentFromAgentName } from "./resolve.js";
-import { environmentNames } from "../bindings.js";
+import pLimit from "p-limit";
+import { type ExpandMessage, type RolloutMessage, rolloutId, WorkMessage } from "../../contracts/messages.js";
+import { QUEUES } from "../../contracts/names.js";
+import { type DatasetRow, EdgegymError, environmentFromAgentName, ROLLOUT_ID, ROLLOUT_INDEX, TASK_INDEX } from "../../protocol/index.js";
+import { ENVELOPE_BYTES, fitsInBytes, type OutgoingMessage, type ReceivedBatch, type ReceivedMessage } from "../../queues/queue.js";
+import { executeRow } from "./execute.js";
+import type { AgentPorts } from "./ports.js";
+import { sendResult } from "./results.js";
 
-type Work = { message: Message<unknown>; body: WorkMessage };
+type Work = { message: ReceivedMessage; body: WorkMessage };
+/** A chunk's rows by task index, with each row's JSON line as stored (to size messages without serializing again). */
+type Chunk = Map<number, { row: DatasetRow; line: string }>;
 
-function jobStub(env: AgentEnv, jobId: string): JobRpc {
-  return env.JOBS.get(env.JOBS.idFromName(jobId)) as unknown as JobRpc;
-}
-
-async function readChunk(env: AgentEnv, key: string): Promise<Record<string, unknown>[]> {
-  const object = await env.BUCKET.get(key);
-  if (!object) throw new EdgegymError(502, "inputs_missing", `the job's inputs chunk ${key} is not in the bucket`);
-  return (await object.text())
-    .split("\n")
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
+/** Reads each inputs chunk once per batch, however many of the batch's rollouts need it. */
+function chunkReader(ports: AgentPorts): (key: string) => Promise<Chunk> {
+  const reads = new Map<string, Promise<Chunk>>();
+  return (key) => {
+    let read = reads.get(key);
+    if (!read) {
+      read = (async () => {
+        const object = await ports.store.get(key);
+        if (!object) throw new EdgegymError(502, "inputs_missing", `the job's inputs chunk ${key} is not in the bucket`);
+        const chunk: Chunk = new Map();
+        for (const line of (await object.text()).split("\n")) {
+          if (!line) continue;
+          // Rows stored by the gateway after it checked them: read back as they were written.
+          const row = JSON.parse(line) as DatasetRow;
+          chunk.set(row[TASK_INDEX] as number, { row, line });
+        }
+        return chunk;
+      })();
+      // A failed read is not kept: the next message that needs the chunk tries again.
+      read.catch(() => reads.delete(key));
+      reads.set(key, read);
+    }
+    return read;
+  };
 }
 
 /** A chunk of materialized rows becomes one rollout message per (row, repeat) still wanted. */
-async function expand(env: AgentEnv, body: ExpandMessage, numRepeats: number): Promise<void> {
-  const rows = await readChunk(env, body.chunk_key);
+async function expand(ports: AgentPorts, body: ExpandMessage, numRepeats: number, readChunk: (key: string) => Promise<Chunk>): Promise<void> {
+  const chunk = await readChunk(body.chunk_key);
   const wanted = body.only ? new Set(body.only.map(([t, r]) => `${t}:${r}`)) : undefined;
+  // A row travels inline when its message fits; else the message names the chunk that holds it.
+  const room = ports.rollouts.limits.maxMessageBytes - ENVELOPE_BYTES - 512;
   const messages: OutgoingMessage<RolloutMessage>[] = [];
-  for (const row of rows) {
-    const task = row[TASK_INDEX] as number;
-    const inline = JSON.stringify(row).length <= MAX_INLINE_BYTES;
+  for (const [task, { row, line }] of chunk) {
+    const inline = fitsInBytes(line, room);
     for (let repeat = 0; repeat < numRepeats; repeat++) {
       if (wanted && !wanted.has(`${task}:${repeat}`)) continue;
-      messages.push({
-        body: {
-          kind: "rollout",
-          job_id: body.job_id,
-          task_index: task,
-          rollout_index: repeat,
-          attempt: body.attempt,
-          ...(inline ? { row } : { chunk_key: body.chunk_key }),
-        },
-      });
+      const message: RolloutMessage = { kind: "rollout", job_id: body.job_id, task_index: task, rollout_index: repeat, attempt: body.attempt };
+      messages.push({ body: inline ? { ...message, row } : { ...message, chunk_key: body.chunk_key } });
     }
   }
-  await cloudflareQueue<RolloutMessage>(env.ROLLOUTS as Queue<RolloutMessage>).sendBatch(messages);
+  await ports.rollouts.sendBatch(messages);
 }
 
-async function sendResult(env: AgentEnv, result: ResultMessage, record: Record<string, unknown>): Promise<void> {
-  const text = JSON.stringify(record);
-  // A rollout with token ids can pass a queue message's 128 KB: it travels through the bucket, the message carries the key.
-  if (text.length > MAX_INLINE_BYTES) {
-    const key = jobKeys.payload(result.job_id, result.rollout_id);
-    await env.BUCKET.put(key, text);
-    await env.RESULTS.send({ ...result, record_key: key }, { contentType: "json" });
-  } else {
-    await env.RESULTS.send({ ...result, record }, { contentType: "json" });
-  }
+function retryDelay(ports: AgentPorts, attempts: number): number {
+  // Exponential backoff with jitter, capped at a minute: base × 2, 4, 8… seconds.
+  return Math.min(60, ports.config.RETRY_BASE_SECONDS * 2 ** attempts) * (0.75 + Math.random() * 0.5);
 }
 
-function retryDelay(env: AgentEnv, attempts: number): number {
-  // Exponential backoff with jitter, capped at a minute: base × 2, 4, 8… seconds (base 1 unless RETRY_BASE_SECONDS says).
-  const base = env.RETRY_BASE_SECONDS === undefined ? 1 : Number(env.RETRY_BASE_SECONDS);
-  return Math.min(60, base * 2 ** attempts) * (0.75 + Math.random() * 0.5);
-}
-
-async function runOne(env: AgentEnv, message: Message<unknown>, body: RolloutMessage): Promise<void> {
+async function runOne(ports: AgentPorts, message: ReceivedMessage, body: RolloutMessage, readChunk: (key: string) => Promise<Chunk>): Promise<void> {
   const id = rolloutId(body.job_id, body.task_index, body.rollout_index);
+  const base = { job_id: body.job_id, rollout_id: id, task_index: body.task_index, rollout_index: body.rollout_index };
   let row = body.row;
-  if (!row && body.chunk_key) row = (await readChunk(env, body.chunk_key)).find((r) => r[TASK_INDEX] === body.task_index);
-  const materialized = { ...row, [TASK_INDEX]: body.task_index, [ROLLOUT_INDEX]: body.rollout_index, [ROLLOUT_ID]: id };
-  const agentName = (row?.agent_ref as { name?: string } | undefined)?.name;
-  const environment = (agentName && environmentFromAgentName(agentName, environmentNames(env.ENVIRONMENTS))) || agentName || "unknown";
-  const base = { job_id: body.job_id, rollout_id: id, task_index: body.task_index, rollout_index: body.rollout_index, environment };
-  const maxAttempts = positiveInt(env.MAX_ATTEMPTS, 3, "MAX_ATTEMPTS");
   try {
-    const parsed = DatasetRow.safeParse(materialized);
-    if (!parsed.success) throw new RolloutFailure("invalid_row", `row ${body.task_index} is not a dataset row: ${parsed.error.message}`);
-    const { record, environment: resolved } = await executeRow(env, parsed.data);
+    if (!row && body.chunk_key) row = (await readChunk(body.chunk_key)).get(body.task_index)?.row;
+    if (!row) throw new EdgegymError(400, "invalid_row", `row ${body.task_index} is in neither the message nor its chunk`);
+    // The row was checked against the protocol when the job accepted it: it is not parsed again here.
+    const materialized: DatasetRow = { ...row, [TASK_INDEX]: body.task_index, [ROLLOUT_INDEX]: body.rollout_index, [ROLLOUT_ID]: id };
+    const { record, environment } = await executeRow(ports, materialized);
     // A verifier's own failure (NeMo Gym's judge_failed) is a failure record: out of the metrics, retried on resume.
     const failureClass = record._ng_failure_class;
     if (typeof failureClass === "string") {
       const failure = { ...record, failure_class: failureClass, message: String(record._ng_failure_judge_error ?? failureClass), attempts: message.attempts };
-      await sendResult(env, { ...base, environment: resolved, kind: "failure" }, failure);
+      await sendResult(ports, { ...base, environment, kind: "failure" }, failure);
     } else {
-      await sendResult(env, { ...base, environment: resolved, kind: "rollout" }, record);
+      await sendResult(ports, { ...base, environment, kind: "rollout" }, record);
     }
     message.ack();
   } catch (error) {
     const failure = error instanceof EdgegymError ? error : new EdgegymError(500, "internal_error", error instanceof Error ? error.message : String(error));
     // A 4xx is the row's fault and will not change on a retry; anything else may.
-    const retryable = failure.status >= 500;
-    if (retryable && message.attempts < maxAttempts) {
-      message.retry({ delaySeconds: retryDelay(env, message.attempts) });
+    if (failure.status >= 500 && message.attempts < ports.config.MAX_ATTEMPTS) {
+      message.retry({ delaySeconds: retryDelay(ports, message.attempts) });
       return;
     }
+    const agentName = (row?.agent_ref as { name?: string } | undefined)?.name;
+    const environment = (agentName && environmentFromAgentName(agentName, ports.environments)) || agentName || "unknown";
     const record = {
       [TASK_INDEX]: body.task_index,
       [ROLLOUT_INDEX]: body.rollout_index,
@@ -110,13 +100,18 @@ async function runOne(env: AgentEnv, message: Message<unknown>, body: RolloutMes
       attempts: message.attempts,
       attempt: body.attempt,
     };
-    await sendResult(env, { ...base, kind: "failure" }, record);
-    message.ack();
+    try {
+      await sendResult(ports, { ...base, environment, kind: "failure" }, record);
+      message.ack();
+    } catch {
+      // The failure record could not be sent either: the message comes back, and its next delivery tries again.
+      message.retry({ delaySeconds: retryDelay(ports, message.attempts) });
+    }
   }
 }
 
 /** A message the runtime gave up on after its retries: it still becomes a failure record, so its job completes. */
-async function deadLetter(env: AgentEnv, message: Message<unknown>): Promise<void> {
+async function deadLetter(ports: AgentPorts, message: ReceivedMessage): Promise<void> {
   const parsed = WorkMessage.safeParse(message.body);
   if (parsed.success && parsed.data.kind === "rollout") {
     const body = parsed.data;
@@ -129,56 +124,62 @@ async function deadLetter(env: AgentEnv, message: Message<unknown>): Promise<voi
       message: "the rollout message exhausted its deliveries without an answer",
       attempt: body.attempt,
     };
-    await sendResult(
-      env,
-      { job_id: body.job_id, rollout_id: id, task_index: body.task_index, rollout_index: body.rollout_index, environment: "unknown", kind: "failure" },
-      record,
-    );
+    const base = { job_id: body.job_id, rollout_id: id, task_index: body.task_index, rollout_index: body.rollout_index, environment: "unknown" };
+    await sendResult(ports, { ...base, kind: "failure" }, record);
   }
   message.ack();
 }
 
-async function pool(items: Work[], limit: number, work: (item: Work) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) await work(items[next++]!);
-    }),
-  );
-}
+/** What a job's started() answered for this batch: its repeats, or null when it was cancelled. */
+type Started = { numRepeats: number } | null;
 
-export async function handleWork(batch: MessageBatch<unknown>, env: AgentEnv): Promise<void> {
+export async function handleWork(batch: ReceivedBatch, ports: AgentPorts): Promise<void> {
   if (batch.queue === QUEUES.rolloutsDlq) {
-    for (const message of batch.messages) await deadLetter(env, message);
+    for (const message of batch.messages) await deadLetter(ports, message);
     return;
   }
-  const work: Work[] = [];
+  const byJob = new Map<string, Work[]>();
   for (const message of batch.messages) {
     const parsed = WorkMessage.safeParse(message.body);
     // A message that is not ours will never become one: drop it rather than poison the queue.
-    if (!parsed.success) message.ack();
-    else work.push({ message, body: parsed.data });
-  }
-
-  // One call per job per batch: report what starts, and learn whether the job was cancelled.
-  const live = new Map<string, { ok: boolean; repeats: number }>();
-  for (const jobId of new Set(work.map((w) => w.body.job_id))) {
-    const job = await jobStub(env, jobId).started(work.filter((w) => w.body.job_id === jobId && w.body.kind === "rollout").length);
-    live.set(jobId, { ok: job !== null, repeats: job?.numRepeats ?? 0 });
-  }
-
-  await pool(work, positiveInt(env.BATCH_CONCURRENCY, 32, "BATCH_CONCURRENCY"), async ({ message, body }) => {
-    const job = live.get(body.job_id)!;
-    if (!job.ok) return message.ack(); // cancelled: queued work is dropped, not run
-    if (body.kind === "expand") {
-      try {
-        await expand(env, body, job.repeats);
-        message.ack();
-      } catch {
-        message.retry({ delaySeconds: retryDelay(env, message.attempts) });
-      }
-      return;
+    if (!parsed.success) {
+      message.ack();
+      continue;
     }
-    await runOne(env, message, body);
-  });
+    const list = byJob.get(parsed.data.job_id) ?? [];
+    list.push({ message, body: parsed.data });
+    byJob.set(parsed.data.job_id, list);
+  }
+
+  // One call per job per batch: report what starts, and learn whether the job was cancelled. A job whose call fails
+  // has only its own messages retried; the batch's other jobs go on.
+  const live = new Map<string, Started>();
+  const work: Work[] = [];
+  for (const [jobId, items] of byJob) {
+    try {
+      live.set(jobId, await ports.job(jobId).started(items.filter((w) => w.body.kind === "rollout").length));
+      work.push(...items);
+    } catch {
+      for (const { message } of items) message.retry({ delaySeconds: retryDelay(ports, message.attempts) });
+    }
+  }
+
+  const readChunk = chunkReader(ports);
+  const limit = pLimit(ports.config.BATCH_CONCURRENCY);
+  await Promise.all(
+    work.map(({ message, body }) =>
+      limit(async () => {
+        const job = live.get(body.job_id);
+        if (!job) return message.ack(); // cancelled: queued work is dropped, not run
+        if (body.kind === "rollout") return runOne(ports, message, body, readChunk);
+        try {
+          await expand(ports, body, job.numRepeats, readChunk);
+          message.ack();
+        } catch {
+          // Expanding again is safe: rollout ids are deterministic, and the Job object writes each result once.
+          message.retry({ delaySeconds: retryDelay(ports, message.attempts) });
+        }
+      }),
+    ),
+  );
 }

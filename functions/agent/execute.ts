@@ -1,29 +1,25 @@
 // One row to one scored record, the same for /run and the queue consumer.
-import { EdgegymError, ROLLOUT_ID, ROLLOUT_INDEX, TASK_INDEX, type DatasetRow } from "../../protocol/index.js";
-import type { AgentEnv } from "../bindings.js";
+import type { AgentConfig } from "../../contracts/config.js";
+import type { RunOptions } from "../../contracts/rpc.js";
+import { type DatasetRow, ROLLOUT_ID, ROLLOUT_INDEX, TASK_INDEX } from "../../protocol/index.js";
+import type { RolloutLimits } from "./calls.js";
 import { runGymnasiumRollout } from "./gymnasium.js";
 import { environmentKind } from "./kind.js";
+import type { AgentPorts } from "./ports.js";
 import { resolveEnvironment } from "./resolve.js";
-import { runRollout, within, type RolloutLimits } from "./rollout.js";
+import { runRollout } from "./rollout.js";
 
-const DEFAULTS = { maxSteps: 32, rolloutTimeoutMs: 900_000, modelTimeoutMs: 300_000, toolTimeoutMs: 60_000 };
 /** NeMo Gym's gymnasium_agent default max_steps, for an environment that declares none. */
 const GYMNASIUM_MAX_STEPS = 10;
+/** The simple agent's default cap on model turns. */
+const SIMPLE_MAX_STEPS = 32;
 
-export function positiveInt(value: string | undefined, fallback: number, what: string): number {
-  if (value === undefined || value === "") return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new EdgegymError(400, "invalid_request", `${what} must be a positive integer, got "${value}"`);
-  return n;
-}
-
-export function rolloutLimits(env: AgentEnv, maxSteps: string | undefined, signal?: AbortSignal): RolloutLimits {
-  const timeout = AbortSignal.timeout(positiveInt(env.ROLLOUT_TIMEOUT_MS, DEFAULTS.rolloutTimeoutMs, "ROLLOUT_TIMEOUT_MS"));
+export function rolloutLimits(config: AgentConfig, maxSteps: number): RolloutLimits {
   return {
-    maxSteps: positiveInt(maxSteps ?? env.MAX_STEPS, DEFAULTS.maxSteps, "max_steps"),
-    deadline: signal ? AbortSignal.any([signal, timeout]) : timeout,
-    modelTimeoutMs: positiveInt(env.MODEL_TIMEOUT_MS, DEFAULTS.modelTimeoutMs, "MODEL_TIMEOUT_MS"),
-    toolTimeoutMs: positiveInt(env.TOOL_TIMEOUT_MS, DEFAULTS.toolTimeoutMs, "TOOL_TIMEOUT_MS"),
+    maxSteps,
+    deadline: AbortSignal.timeout(config.ROLLOUT_TIMEOUT_MS),
+    modelTimeoutMs: config.MODEL_TIMEOUT_MS,
+    toolTimeoutMs: config.TOOL_TIMEOUT_MS,
   };
 }
 
@@ -33,22 +29,17 @@ export interface Execution {
 }
 
 /** Resolves the row's environment, runs the loop its kind needs, and adds the bookkeeping fields a rollout record carries. */
-export async function executeRow(
-  env: AgentEnv,
-  row: DatasetRow,
-  options: { environment?: string; maxSteps?: string; signal?: AbortSignal } = {},
-): Promise<Execution> {
-  const { name, fetcher } = resolveEnvironment(env, row, options.environment);
-  const limits = rolloutLimits(env, options.maxSteps, options.signal);
-  const parts = { model: env.MODEL_PROXY, resources: fetcher };
+export async function executeRow(ports: AgentPorts, row: DatasetRow, options: RunOptions = {}): Promise<Execution> {
+  const { name, environment } = resolveEnvironment(ports, row, options.environment);
+  const limits = rolloutLimits(ports.config, SIMPLE_MAX_STEPS);
+  const parts = { model: ports.model, resources: environment };
   const rolloutId = typeof row[ROLLOUT_ID] === "string" ? row[ROLLOUT_ID] : crypto.randomUUID();
-  const kind = await environmentKind(name, fetcher, within(limits, limits.toolTimeoutMs));
+  const kind = await environmentKind(name, environment, limits);
 
   if (kind.kind === "gymnasium") {
     const agentRef = row.agent_ref ?? { type: "responses_api_agents", name: `${name}_gymnasium_agent` };
     // The request's max_steps, else the environment's own (NeMo Gym's per-agent config), else the agent's MAX_STEPS, else NeMo Gym's 10.
-    const declared = kind.maxSteps === undefined ? undefined : String(kind.maxSteps);
-    const maxSteps = positiveInt(options.maxSteps ?? declared ?? env.MAX_STEPS, GYMNASIUM_MAX_STEPS, "max_steps");
+    const maxSteps = options.maxSteps ?? kind.max_steps ?? ports.config.MAX_STEPS ?? GYMNASIUM_MAX_STEPS;
     const result = await runGymnasiumRollout({ ...row, agent_ref: agentRef }, parts, { ...limits, maxSteps });
     // NeMo Gym's run response does not echo the row; its collection adds the row's indices and agent_ref, as here.
     const indices = Object.fromEntries([TASK_INDEX, ROLLOUT_INDEX].filter((key) => row[key] !== undefined).map((key) => [key, row[key]]));
@@ -56,6 +47,8 @@ export async function executeRow(
   }
 
   const agentRef = row.agent_ref ?? { type: "responses_api_agents", name: `${name}_simple_agent` };
-  const result = await runRollout({ ...row, agent_ref: agentRef }, parts, limits);
+  // As for gymnasium: the request's, else the environment's own cap, else the agent's MAX_STEPS, else 32.
+  const maxSteps = options.maxSteps ?? kind.max_steps ?? ports.config.MAX_STEPS ?? SIMPLE_MAX_STEPS;
+  const result = await runRollout({ ...row, agent_ref: agentRef }, parts, { ...limits, maxSteps });
   return { environment: name, record: { ...result, agent_ref: agentRef, [ROLLOUT_ID]: rolloutId } };
 }

@@ -1,12 +1,15 @@
 // One rollout of a gymnasium environment, as NeMo Gym's gymnasium_agent runs it: reset → (model → step)* until terminated, truncated or max_steps.
 import { z } from "zod";
-import { ContentPart, Response as ResponsesResponse, type DatasetRow, type Item, type MessageItem, type Usage } from "../../protocol/index.js";
-import { RolloutFailure, type FailureClass } from "./failure.js";
-import { SESSION_HEADER, expectOk, post, within, type RolloutLimits, type RolloutParts } from "./rollout.js";
+import { ContentPart, type DatasetRow, type Item, type MessageItem, type Response as ResponsesResponse, type Usage } from "../../protocol/index.js";
+import { environmentCall, expectOk, modelTurn, type RolloutLimits, type RolloutParts } from "./calls.js";
+import { type FailureClass, RolloutFailure } from "./failure.js";
 import { accumulateUsage } from "./usage.js";
 
+// An environment is a Worker of its own (any code behind the RPC surface): its small answers are checked here, where the
+// loop depends on their shape; the conversation items are not parsed again.
 const Info = z.record(z.string(), z.unknown());
 const ResetAnswer = z.object({ observation: z.string().nullish(), info: Info.nullish() });
+type ResetAnswer = z.infer<typeof ResetAnswer>;
 // NeMo Gym's EnvStepResponse defaults: a field the environment leaves out is 0 / false / {}.
 const StepAnswer = z.object({
   observation: z.string().nullish(),
@@ -39,14 +42,14 @@ async function callStep(
 ): Promise<StepAnswer> {
   // An environment that deduplicates steps gets a fresh id per step (NeMo Gym's _ng_step_request_id).
   const body = { ...row, response, ...(idempotent ? { _ng_step_request_id: crypto.randomUUID().replace(/-/g, "") } : {}) };
-  const answer = await post(parts.resources, "/step", body, within(limits, limits.toolTimeoutMs), "step_failed", sessionId);
-  return parsed(StepAnswer, await expectOk(answer, "/step", "step_failed"), "/step", "step_failed");
+  const answer = await environmentCall(() => parts.resources.step(sessionId, body), "/step", limits, "step_failed");
+  return parsed(StepAnswer, expectOk(answer, "/step", "step_failed"), "/step", "step_failed");
 }
 
 /** Drives an episode that /reset opened; the caller owns closing it. */
 async function runEpisode(
   row: DatasetRow,
-  reset: z.infer<typeof ResetAnswer>,
+  reset: ResetAnswer,
   sessionId: string,
   parts: RolloutParts,
   limits: RolloutLimits,
@@ -64,17 +67,7 @@ async function runEpisode(
   let finished = false;
 
   for (let i = 0; i < limits.maxSteps; i++) {
-    const answer = await post(
-      parts.model,
-      "/v1/responses",
-      { ...params, input: [...input, ...produced] },
-      within(limits, limits.modelTimeoutMs),
-      "model_error",
-      sessionId,
-    );
-    const model = ResponsesResponse.safeParse(await expectOk(answer, "the model", "model_error"));
-    if (!model.success) throw new RolloutFailure("model_invalid_response", `the model's response is not a Response: ${model.error.message}`);
-    last = model.data;
+    last = await modelTurn(parts, { ...params, input: [...input, ...produced] }, sessionId, limits);
     produced.push(...last.output);
     usage = accumulateUsage(usage, last.usage);
 
@@ -103,9 +96,8 @@ async function runEpisode(
   };
 }
 
-async function close(parts: RolloutParts, sessionId: string, signal: AbortSignal): Promise<void> {
-  const answer = await post(parts.resources, "/close", {}, signal, "step_failed", sessionId);
-  await expectOk(answer, "/close", "step_failed");
+async function close(parts: RolloutParts, sessionId: string, limits: RolloutLimits): Promise<void> {
+  expectOk(await environmentCall(() => parts.resources.close(sessionId), "/close", limits, "step_failed"), "/close", "step_failed");
 }
 
 function errorType(error: unknown): string {
@@ -114,10 +106,9 @@ function errorType(error: unknown): string {
 
 /** Runs one gymnasium rollout and returns NeMo Gym's gymnasium run response for it. */
 export async function runGymnasiumRollout(row: DatasetRow, parts: RolloutParts, limits: RolloutLimits): Promise<Record<string, unknown>> {
-  const reset = await post(parts.resources, "/reset", row, within(limits, limits.toolTimeoutMs), "reset_failed");
-  const resetBody = await expectOk(reset, "/reset", "reset_failed");
-  const sessionId = reset.headers.get(SESSION_HEADER);
-  if (!sessionId) throw new RolloutFailure("reset_failed", "/reset answered without a session id");
+  const reset = await environmentCall(() => parts.resources.reset(row), "/reset", limits, "reset_failed");
+  const resetBody = expectOk(reset, "/reset", "reset_failed");
+  const sessionId = reset.sessionId;
   const info = (resetBody as { info?: unknown } | null)?.info;
   // An environment that holds a slot per episode says so; it is closed however the rollout ends.
   const explicitClose = typeof info === "object" && info !== null && (info as Record<string, unknown>)["supports_explicit_close"] === true;
@@ -127,12 +118,13 @@ export async function runGymnasiumRollout(row: DatasetRow, parts: RolloutParts, 
     result = await runEpisode(row, parsed(ResetAnswer, resetBody, "/reset", "reset_failed"), sessionId, parts, limits);
   } catch (error) {
     // The rollout's own failure is what the caller sees; a close that fails too is not reported over it.
-    if (explicitClose) await close(parts, sessionId, AbortSignal.timeout(limits.toolTimeoutMs)).catch(() => undefined);
+    // The deadline may be what ended the rollout: the close gets a time of its own.
+    if (explicitClose) await close(parts, sessionId, { ...limits, deadline: AbortSignal.timeout(limits.toolTimeoutMs) }).catch(() => undefined);
     throw error;
   }
   if (!explicitClose) return result;
   try {
-    await close(parts, sessionId, within(limits, limits.toolTimeoutMs));
+    await close(parts, sessionId, limits);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     result.info = { ...(result.info as Record<string, unknown>), cleanup_warning: { operation: "close", error_type: errorType(error), message } };

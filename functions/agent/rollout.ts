@@ -1,69 +1,14 @@
 // One rollout, as NeMo Gym's simple agent runs it: seed → (model → tools)* until a final answer or max_steps → verify.
-import { Response as ResponsesResponse, type DatasetRow, type FunctionCallItem, type Item, type Usage } from "../../protocol/index.js";
-import { RolloutFailure, type FailureClass } from "./failure.js";
+import { RESERVED_ROUTES } from "../../contracts/names.js";
+import type { DatasetRow, FunctionCallItem, Item, Response as ResponsesResponse, Usage } from "../../protocol/index.js";
+import { environmentCall, expectOk, modelTurn, type RolloutLimits, type RolloutParts, within } from "./calls.js";
+import { RolloutFailure } from "./failure.js";
+import { accumulateUsage } from "./usage.js";
 
-export interface RolloutLimits {
-  maxSteps: number;
-  /** Whole-rollout deadline; every call below is cut off by it. */
-  deadline: AbortSignal;
-  modelTimeoutMs: number;
-  toolTimeoutMs: number;
-}
+export type { RolloutLimits, RolloutParts } from "./calls.js";
+export { within };
 
-export interface RolloutParts {
-  model: Fetcher;
-  resources: Fetcher;
-}
-
-export const SESSION_HEADER = "x-session-id";
-/** Routes of the resources server that a model's tool call must never reach. */
-const NOT_TOOLS = new Set(["seed_session", "verify", "aggregate_metrics", "tools", "health"]);
-
-export async function post(
-  target: Fetcher,
-  path: string,
-  body: unknown,
-  signal: AbortSignal,
-  failure: FailureClass,
-  sessionId?: string,
-): Promise<globalThis.Response> {
-  try {
-    return await target.fetch(`http://internal${path}`, {
-      method: "POST",
-      headers: { "content-type": "application/json", ...(sessionId ? { [SESSION_HEADER]: sessionId } : {}) },
-      body: JSON.stringify(body),
-      signal,
-    });
-  } catch (error) {
-    if (signal.aborted) throw new RolloutFailure("timeout", `${path} did not answer before the deadline`);
-    throw new RolloutFailure(failure, `${path} failed: ${error instanceof Error ? error.message : String(error)}`);
-  }
-}
-
-export async function expectOk(response: globalThis.Response, what: string, failure: FailureClass): Promise<unknown> {
-  const text = await response.text();
-  if (!response.ok) throw new RolloutFailure(failure, `${what} answered ${response.status}: ${text.slice(0, 2000)}`, response.status);
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new RolloutFailure(failure, `${what} answered with a body that is not JSON: ${text.slice(0, 200)}`);
-  }
-}
-
-function addUsage(total: Usage | undefined, usage: Usage | null | undefined): Usage | undefined {
-  if (!usage) return total;
-  if (!total) return { ...usage };
-  return {
-    ...total,
-    input_tokens: total.input_tokens + usage.input_tokens,
-    output_tokens: total.output_tokens + usage.output_tokens,
-    total_tokens: total.total_tokens + usage.total_tokens,
-  };
-}
-
-export function within(limits: RolloutLimits, ms: number): AbortSignal {
-  return AbortSignal.any([limits.deadline, AbortSignal.timeout(ms)]);
-}
+const TOOL_NAME = /^[A-Za-z0-9_.-]+$/;
 
 async function callTool(call: FunctionCallItem, sessionId: string, parts: RolloutParts, limits: RolloutLimits): Promise<string> {
   let args: unknown;
@@ -73,19 +18,11 @@ async function callTool(call: FunctionCallItem, sessionId: string, parts: Rollou
     // As NeMo Gym: the model sees why its arguments were rejected and may try again.
     return JSON.stringify({ error: `Invalid tool call arguments: ${error instanceof Error ? error.message : String(error)}` });
   }
-  if (NOT_TOOLS.has(call.name) || !/^[A-Za-z0-9_.-]+$/.test(call.name)) {
-    return JSON.stringify({ error: `Unknown tool: ${call.name}` });
-  }
-  const signal = within(limits, limits.toolTimeoutMs);
+  if (RESERVED_ROUTES.has(call.name) || !TOOL_NAME.test(call.name)) return JSON.stringify({ error: `Unknown tool: ${call.name}` });
   try {
+    const outcome = await environmentCall(() => parts.resources.tool(sessionId, call.name, args), `tool ${call.name}`, limits, "environment_error");
     // Any answer, error or not, is a tool output the model should see (NeMo Gym does the same).
-    const response = await parts.resources.fetch(`http://internal/${call.name}`, {
-      method: "POST",
-      headers: { "content-type": "application/json", [SESSION_HEADER]: sessionId },
-      body: JSON.stringify(args),
-      signal,
-    });
-    return await response.text();
+    return JSON.stringify(outcome.body);
   } catch (error) {
     if (limits.deadline.aborted) throw new RolloutFailure("timeout", `the rollout deadline passed during tool ${call.name}`);
     return JSON.stringify({ error: `Tool ${call.name} failed: ${error instanceof Error ? error.message : String(error)}` });
@@ -94,10 +31,9 @@ async function callTool(call: FunctionCallItem, sessionId: string, parts: Rollou
 
 /** Runs one rollout and returns NeMo Gym's verify response for it. */
 export async function runRollout(row: DatasetRow, parts: RolloutParts, limits: RolloutLimits): Promise<Record<string, unknown>> {
-  const seeded = await post(parts.resources, "/seed_session", row, within(limits, limits.toolTimeoutMs), "seed_failed");
-  await expectOk(seeded, "/seed_session", "seed_failed");
-  const sessionId = seeded.headers.get(SESSION_HEADER);
-  if (!sessionId) throw new RolloutFailure("seed_failed", "/seed_session answered without a session id");
+  const seeded = await environmentCall(() => parts.resources.seed(row), "/seed_session", limits, "seed_failed");
+  expectOk(seeded, "/seed_session", "seed_failed");
+  const sessionId = seeded.sessionId;
 
   const params = row.responses_create_params;
   const input: Item[] = typeof params.input === "string" ? [{ type: "message", role: "user", content: params.input }] : params.input;
@@ -106,19 +42,9 @@ export async function runRollout(row: DatasetRow, parts: RolloutParts, limits: R
   let last: ResponsesResponse | undefined;
 
   for (let step = 1; ; step++) {
-    const answer = await post(
-      parts.model,
-      "/v1/responses",
-      { ...params, input: [...input, ...produced] },
-      within(limits, limits.modelTimeoutMs),
-      "model_error",
-      sessionId,
-    );
-    const parsed = ResponsesResponse.safeParse(await expectOk(answer, "the model", "model_error"));
-    if (!parsed.success) throw new RolloutFailure("model_invalid_response", `the model's response is not a Response: ${parsed.error.message}`);
-    last = parsed.data;
+    last = await modelTurn(parts, { ...params, input: [...input, ...produced] }, sessionId, limits);
     produced.push(...last.output);
-    usage = addUsage(usage, last.usage);
+    usage = accumulateUsage(usage, last.usage);
     if (last.incomplete_details) break;
 
     const calls = last.output.filter((item): item is FunctionCallItem => item.type === "function_call");
@@ -131,11 +57,12 @@ export async function runRollout(row: DatasetRow, parts: RolloutParts, limits: R
     if (step >= limits.maxSteps) break;
   }
 
-  const response = { ...last, output: produced, usage: usage ?? null };
-  const verified = await post(parts.resources, "/verify", { ...row, response }, within(limits, limits.toolTimeoutMs), "verify_failed", sessionId);
-  const result = await expectOk(verified, "/verify", "verify_failed");
-  if (!result || typeof result !== "object" || typeof (result as { reward?: unknown }).reward !== "number") {
+  const request = { ...row, response: { ...last, output: produced, usage: usage ?? null } };
+  const verified = await environmentCall(() => parts.resources.verify(sessionId, request), "/verify", limits, "verify_failed");
+  const fields = expectOk(verified, "/verify", "verify_failed");
+  if (!fields || typeof fields !== "object" || typeof (fields as { reward?: unknown }).reward !== "number") {
     throw new RolloutFailure("verify_failed", "/verify answered without a numeric reward");
   }
-  return result as Record<string, unknown>;
+  // NeMo Gym's verify response: the request with the verifier's fields added (the environment sent only those back).
+  return { ...request, ...(fields as Record<string, unknown>) };
 }

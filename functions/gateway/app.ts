@@ -1,11 +1,16 @@
-// gateway: one URL in front of the model proxy, the agent and every environment.
+// gateway: one URL in front of the model proxy, the agent and every environment; zod checks all that comes in here.
 import { Hono } from "hono";
-import { EdgegymError } from "../../protocol/index.js";
-import { environmentFetcher, environmentNames, type GatewayEnv } from "../bindings.js";
-import { notFound, onError } from "../shared/http.js";
+import { z } from "zod";
+import type { GatewayEnv } from "../../contracts/env.generated.js";
+import { environmentService } from "../../contracts/environments.js";
+import { ENVIRONMENT_HEADER } from "../../contracts/names.js";
+import type { EnvironmentService } from "../../contracts/rpc.js";
+import { notFound, onError, raise, readJson } from "../../http/errors.js";
+import { DatasetRow, EdgegymError, parseOr400 } from "../../protocol/index.js";
 import { requireToken } from "./auth.js";
 import { createJob } from "./jobs-create.js";
 import { cancelJob, jobResults, jobStatus, listJobs, resumeJob } from "./jobs-read.js";
+import { gatewayPorts } from "./ports.js";
 
 export const app = new Hono<{ Bindings: GatewayEnv }>();
 app.onError(onError);
@@ -20,10 +25,27 @@ app.use(requireToken);
 
 app.get("/health", (c) => c.json({ status: "ok" }));
 
+// The model proxy's own HTTP surface (OpenAI's routes, streaming included) answers these as they are.
 app.post("/v1/responses", (c) => c.env.MODEL_PROXY.fetch(c.req.raw));
 app.post("/v1/chat/completions", (c) => c.env.MODEL_PROXY.fetch(c.req.raw));
 app.get("/v1/models", (c) => c.env.MODEL_PROXY.fetch(c.req.raw));
-app.post("/run", (c) => c.env.AGENT.fetch(c.req.raw));
+
+const RunQuery = z.object({
+  environment: z.string().min(1).optional(),
+  max_steps: z.coerce.number().int().positive().optional(),
+});
+
+/** One rollout: the row checked here, at the edge, then run by the agent over RPC. */
+app.post("/run", async (c) => {
+  const query = parseOr400(RunQuery, c.req.query(), "run query");
+  const row = parseOr400(DatasetRow, await readJson(c), "dataset row");
+  const environment = query.environment ?? c.req.header(ENVIRONMENT_HEADER);
+  const result = await c.env.AGENT.run(row, {
+    ...(environment ? { environment } : {}),
+    ...(query.max_steps ? { maxSteps: query.max_steps } : {}),
+  });
+  return result.ok ? c.json(result.value) : raise(result.error);
+});
 
 app.post("/v1/jobs", createJob);
 app.get("/v1/jobs", listJobs);
@@ -33,26 +55,20 @@ app.get("/v1/jobs/:id/failures", jobResults("failure"));
 app.delete("/v1/jobs/:id", cancelJob);
 app.post("/v1/jobs/:id/resume", resumeJob);
 
-function environmentOr404(env: GatewayEnv, name: string): Fetcher {
-  const fetcher = environmentFetcher(env, name);
-  if (!fetcher) {
-    throw new EdgegymError(404, "unknown_environment", `no environment "${name}" (known: ${environmentNames(env.ENVIRONMENTS).join(", ")})`);
-  }
-  return fetcher;
+function environmentOr404(env: GatewayEnv, name: string): EnvironmentService {
+  const known = gatewayPorts(env).config.ENVIRONMENTS;
+  const service = environmentService(env, known, name);
+  if (!service) throw new EdgegymError(404, "unknown_environment", `no environment "${name}" (known: ${known.join(", ")})`);
+  return service;
 }
 
 app.get("/v1/environments", async (c) => {
-  const names = environmentNames(c.env.ENVIRONMENTS);
-  const environments = await Promise.all(
-    names.map(async (name) => {
-      const answer = await environmentOr404(c.env, name).fetch("http://internal/tools");
-      return { name, ...((await answer.json()) as Record<string, unknown>) };
-    }),
-  );
-  return c.json({ object: "list", data: environments });
+  const names = gatewayPorts(c.env).config.ENVIRONMENTS;
+  const data = await Promise.all(names.map((name) => environmentOr404(c.env, name).describe()));
+  return c.json({ object: "list", data });
 });
 
-/** `/v1/environments/<name>/<path>` reaches `<path>` on that environment's resources server, cookies and all. */
+/** `/v1/environments/<name>/<path>` reaches `<path>` on that environment's resources server, cookies and all (NeMo Gym's HTTP). */
 app.all("/v1/environments/:name/*", (c) => {
   const name = c.req.param("name");
   const url = new URL(c.req.url);

@@ -1,31 +1,33 @@
-// Bearer-token authentication for every route but /health, as one middleware.
+// Bearer-token authentication for every route but /health, as one middleware (hono/bearer-auth, the error envelope).
+import type { MiddlewareHandler } from "hono";
+import { bearerAuth } from "hono/bearer-auth";
 import { createMiddleware } from "hono/factory";
-import type { GatewayEnv } from "../bindings.js";
-import { errorResponse } from "../shared/http.js";
+import type { GatewayEnv } from "../../contracts/env.generated.js";
+import { EdgegymError } from "../../protocol/index.js";
+import { gatewayPorts } from "./ports.js";
 
-const encoder = new TextEncoder();
+const envelope = (code: string, message: string) => new EdgegymError(401, code, message).toEnvelope();
 
-/** Compare without leaking where the strings differ. */
-function sameToken(a: string, b: string): boolean {
-  const x = encoder.encode(a);
-  const y = encoder.encode(b);
-  let diff = x.length ^ y.length;
-  for (let i = 0; i < Math.max(x.length, y.length); i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0);
-  return diff === 0;
+/** One checker per token list (per isolate): hono compares in constant time and answers 401 with WWW-Authenticate. */
+const checkers = new WeakMap<readonly string[], MiddlewareHandler>();
+
+function checker(tokens: readonly string[]): MiddlewareHandler {
+  let check = checkers.get(tokens);
+  if (!check) {
+    check = bearerAuth({
+      token: [...tokens],
+      noAuthenticationHeader: { message: envelope("unauthorized", "missing bearer token (Authorization: Bearer <token>)") },
+      invalidAuthenticationHeader: { message: envelope("unauthorized", "the Authorization header is not `Bearer <token>`") },
+      invalidToken: { message: envelope("unauthorized", "the bearer token is not valid") },
+    });
+    checkers.set(tokens, check);
+  }
+  return check;
 }
 
 export const requireToken = createMiddleware<{ Bindings: GatewayEnv }>(async (c, next) => {
-  const tokens = (c.env.API_TOKENS ?? "")
-    .split(",")
-    .map((t) => t.trim())
-    .filter(Boolean);
+  const tokens = gatewayPorts(c.env).config.API_TOKENS;
   // No tokens configured: the local emulation, open on loopback.
-  if (tokens.length === 0 || new URL(c.req.url).pathname === "/health") return next();
-  const presented = c.req
-    .header("authorization")
-    ?.match(/^Bearer\s+(.+)$/i)?.[1]
-    ?.trim();
-  if (!presented) return errorResponse(401, "unauthorized", "missing bearer token (Authorization: Bearer <token>)");
-  if (!tokens.some((token) => sameToken(token, presented))) return errorResponse(403, "forbidden", "the bearer token is not valid");
-  return next();
+  if (tokens.length === 0 || c.req.path === "/health") return next();
+  return checker(tokens)(c, next);
 });

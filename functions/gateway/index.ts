@@ -1,5 +1,5 @@
 // gateway Worker entry.
-import type { GatewayEnv } from "../bindings.js";
+import type { GatewayEnv } from "../../contracts/env.generated.js";
 import { app } from "./app.js";
 
 export default { fetch: app.fetch } satisfies ExportedHandler<GatewayEnv>;

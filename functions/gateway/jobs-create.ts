@@ -1,13 +1,22 @@
 // POST /v1/jobs: validate every line, store the materialized inputs in chunks, enqueue one expand message per chunk.
 import type { Context } from "hono";
 import { z } from "zod";
-import { type AgentRef, DatasetRow, EdgegymError, ResponsesCreateParams, TASK_INDEX, issuesOf, parseOr400, type ErrorIssue } from "../../protocol/index.js";
-import { jobKeys, type ExpandMessage } from "../../queues/messages.js";
-import { cloudflareQueue } from "../../queues/cloudflare.js";
-import { environmentFromAgentName } from "../agent/resolve.js";
-import { environmentNames, type GatewayEnv } from "../bindings.js";
-import { lines } from "../shared/jsonl.js";
-import type { JobConfig, JobRpc } from "../writer/job-types.js";
+import type { GatewayEnv } from "../../contracts/env.generated.js";
+import type { JobConfig } from "../../contracts/jobs.js";
+import { jobKeys } from "../../contracts/messages.js";
+import { lines } from "../../http/jsonl.js";
+import {
+  type AgentRef,
+  DatasetRow,
+  EdgegymError,
+  type ErrorIssue,
+  environmentFromAgentName,
+  issuesOf,
+  parseOr400,
+  ResponsesCreateParams,
+  TASK_INDEX,
+} from "../../protocol/index.js";
+import { gatewayPorts } from "./ports.js";
 
 /** Rows per inputs chunk: the unit the agent expands into rollout messages. */
 export const CHUNK_ROWS = 100;
@@ -48,7 +57,7 @@ async function readRequest(
     if (body.rows && body.rows_key) throw new EdgegymError(400, "invalid_request", "give rows or rows_key, not both");
     if (body.rows) return { options: body, source: fromArray(body.rows), from: "rows" };
     if (!body.rows_key) throw new EdgegymError(400, "invalid_request", "a job needs rows: a JSONL body, `rows`, or `rows_key` naming an object in the bucket");
-    const object = await c.env.BUCKET.get(body.rows_key);
+    const object = await gatewayPorts(c.env).store.get(body.rows_key);
     if (!object) throw new EdgegymError(404, "rows_not_found", `no object "${body.rows_key}" in the bucket`);
     return { options: body, source: lines(object.body), from: body.rows_key };
   }
@@ -68,7 +77,8 @@ async function readRequest(
 
 export async function createJob(c: Context<{ Bindings: GatewayEnv }>): Promise<Response> {
   const { options, source } = await readRequest(c);
-  const known = environmentNames(c.env.ENVIRONMENTS);
+  const ports = gatewayPorts(c.env);
+  const known = ports.config.ENVIRONMENTS;
   if (options.environment && !known.includes(options.environment)) {
     throw new EdgegymError(404, "unknown_environment", `no environment "${options.environment}" (known: ${known.join(", ")})`);
   }
@@ -83,7 +93,7 @@ export async function createJob(c: Context<{ Bindings: GatewayEnv }>): Promise<R
   const flush = async () => {
     if (chunk.length === 0) return;
     const key = jobKeys.inputsChunk(id, chunkKeys.length);
-    await c.env.BUCKET.put(key, `${chunk.join("\n")}\n`);
+    await ports.store.put(key, `${chunk.join("\n")}\n`, { contentType: "application/x-ndjson" });
     chunkKeys.push(key);
     chunk = [];
   };
@@ -135,7 +145,7 @@ export async function createJob(c: Context<{ Bindings: GatewayEnv }>): Promise<R
   }
   await flush();
 
-  const discard = () => Promise.all(chunkKeys.map((key) => c.env.BUCKET.delete(key)));
+  const discard = () => ports.store.delete(chunkKeys);
   if (problemCount > 0 && !options.skip_invalid) {
     await discard();
     const error = new EdgegymError(
@@ -160,10 +170,8 @@ export async function createJob(c: Context<{ Bindings: GatewayEnv }>): Promise<R
     created_at: Date.now(),
     ...(problems.length ? { skipped_lines: problems.map((p) => ({ line: p.line ?? 0, field: p.path.join("."), message: p.message })) } : {}),
   };
-  await c.env.BUCKET.put(jobKeys.manifest(id), JSON.stringify({ id, created_at: config.created_at, environment: config.environment ?? null }));
-  const info = await (c.env.JOBS.get(c.env.JOBS.idFromName(id)) as unknown as JobRpc).create(config);
-  await cloudflareQueue<ExpandMessage>(c.env.ROLLOUTS as Queue<ExpandMessage>).sendBatch(
-    chunkKeys.map((chunk_key) => ({ body: { kind: "expand", job_id: id, chunk_key, attempt: 1 } })),
-  );
+  await ports.store.put(jobKeys.manifest(id), JSON.stringify({ id, created_at: config.created_at, environment: config.environment ?? null }));
+  const info = await ports.job(id).create(config);
+  await ports.rollouts.sendBatch(chunkKeys.map((chunk_key) => ({ body: { kind: "expand", job_id: id, chunk_key, attempt: 1 } })));
   return c.json(info, 201);
 }

@@ -1,41 +1,53 @@
 // Reading jobs: status, the scored JSONL in task-then-repeat order, failures, cancel, resume, list.
 import type { Context } from "hono";
-import { EdgegymError } from "../../protocol/index.js";
-import { jobKeys, type ExpandMessage } from "../../queues/messages.js";
-import { cloudflareQueue } from "../../queues/cloudflare.js";
-import type { GatewayEnv } from "../bindings.js";
-import type { JobRpc, ResultLocation } from "../writer/job-types.js";
+import { z } from "zod";
+import type { GatewayEnv } from "../../contracts/env.generated.js";
+import type { JobInfo, JobRpc, ResultKind, ResultLocation } from "../../contracts/jobs.js";
+import { JOBS_PREFIX, jobKeys } from "../../contracts/messages.js";
+import { EdgegymError, parseOr400 } from "../../protocol/index.js";
+import { listAll, type ObjectStore } from "../../storage/store.js";
 import { CHUNK_ROWS } from "./jobs-create.js";
+import { gatewayPorts } from "./ports.js";
 
 type C = Context<{ Bindings: GatewayEnv }>;
-
-export function job(c: C): JobRpc {
-  const id = c.req.param("id") ?? "";
-  if (!/^job_[a-z0-9]+$/.test(id)) throw new EdgegymError(404, "unknown_job", `no job "${id}"`);
-  return c.env.JOBS.get(c.env.JOBS.idFromName(id)) as unknown as JobRpc;
-}
+const JOB_ID = /^job_[a-z0-9]+$/;
 
 function missing(id: string): never {
   throw new EdgegymError(404, "unknown_job", `no job "${id}"`);
+}
+
+export function job(c: C): JobRpc {
+  const id = c.req.param("id") ?? "";
+  if (!JOB_ID.test(id)) missing(id);
+  return gatewayPorts(c.env).job(id);
 }
 
 export async function jobStatus(c: C): Promise<Response> {
   return c.json((await job(c).info()) ?? missing(c.req.param("id") ?? ""));
 }
 
-/** Streams the lines in order; a small cache of result objects keeps memory bounded whatever the job's size. */
-function streamLines(bucket: R2Bucket, locations: ResultLocation[]): ReadableStream<Uint8Array> {
+/** Streams a job's lines in order, a page of locations at a time; a small cache of result objects keeps memory bounded. */
+function streamLines(store: ObjectStore, stub: JobRpc, kind: ResultKind): ReadableStream<Uint8Array> {
   const cache = new Map<string, Uint8Array>();
-  let next = 0;
+  let page: ResultLocation[] = [];
+  let next: [number, number] | undefined;
+  let started = false;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
-      const at = locations[next++];
-      if (!at) return controller.close();
+      if (page.length === 0) {
+        if (started && !next) return controller.close();
+        const answer = await stub.locations(kind, next);
+        started = true;
+        page = answer.locations;
+        next = answer.next;
+        if (page.length === 0) return controller.close();
+      }
+      const at = page.shift()!;
       let bytes = cache.get(at.object_key);
       if (!bytes) {
-        const object = await bucket.get(at.object_key);
+        const object = await store.get(at.object_key);
         if (!object) return controller.error(new Error(`result object ${at.object_key} is missing`));
-        bytes = new Uint8Array(await object.arrayBuffer());
+        bytes = await object.bytes();
         if (cache.size >= 16) cache.delete(cache.keys().next().value!);
         cache.set(at.object_key, bytes);
       }
@@ -44,12 +56,11 @@ function streamLines(bucket: R2Bucket, locations: ResultLocation[]): ReadableStr
   });
 }
 
-export function jobResults(kind: "rollout" | "failure") {
+export function jobResults(kind: ResultKind) {
   return async (c: C): Promise<Response> => {
     const stub = job(c);
     if (!(await stub.info())) missing(c.req.param("id") ?? "");
-    const locations = await stub.locations(kind);
-    return new Response(streamLines(c.env.BUCKET, locations), { headers: { "content-type": "application/x-ndjson" } });
+    return new Response(streamLines(gatewayPorts(c.env).store, stub, kind), { headers: { "content-type": "application/x-ndjson" } });
   };
 }
 
@@ -69,16 +80,38 @@ export async function resumeJob(c: C): Promise<Response> {
     const chunk = Math.floor((position.get(pair[0]) ?? 0) / CHUNK_ROWS);
     byChunk.set(chunk, [...(byChunk.get(chunk) ?? []), pair]);
   }
-  await cloudflareQueue<ExpandMessage>(c.env.ROLLOUTS as Queue<ExpandMessage>).sendBatch(
-    [...byChunk].map(([chunk, only]) => ({ body: { kind: "expand", job_id: info.id, chunk_key: jobKeys.inputsChunk(info.id, chunk), only, attempt: 2 } })),
+  await gatewayPorts(c.env).rollouts.sendBatch(
+    [...byChunk].map(([chunk, only]) => ({
+      body: { kind: "expand" as const, job_id: info.id, chunk_key: jobKeys.inputsChunk(info.id, chunk), only, attempt: 2 },
+    })),
   );
   return c.json({ ...info, resumed: wanted.length });
 }
 
+const ListQuery = z.object({
+  /** Jobs per page, newest first. */
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  /** The last id of the previous page. */
+  after: z.string().regex(JOB_ID).optional(),
+});
+
+/** Newest first, a page at a time (OpenAI's list shape: `data`, `has_more`, `last_id`); every bucket page is read, never only the first. */
 export async function listJobs(c: C): Promise<Response> {
-  const listed = await c.env.BUCKET.list({ prefix: "jobs/", delimiter: "/" });
-  const ids = listed.delimitedPrefixes.map((prefix) => prefix.slice("jobs/".length, -1)).filter((id) => id.startsWith("job_"));
-  const infos = await Promise.all(ids.map((id) => (c.env.JOBS.get(c.env.JOBS.idFromName(id)) as unknown as JobRpc).info()));
-  const jobs = infos.filter((info) => info !== null).sort((a, b) => b.created_at - a.created_at);
-  return c.json({ object: "list", data: jobs });
+  const query = parseOr400(ListQuery, c.req.query(), "job list query");
+  const ports = gatewayPorts(c.env);
+  const ids: string[] = [];
+  for await (const page of listAll(ports.store, { prefix: JOBS_PREFIX, delimiter: "/" })) {
+    for (const prefix of page.prefixes) {
+      const id = prefix.slice(JOBS_PREFIX.length, -1);
+      if (JOB_ID.test(id)) ids.push(id);
+    }
+  }
+  // Ids start with the creation time in base 36, so their order is the order of creation.
+  ids.sort().reverse();
+  const start = query.after ? ids.findIndex((id) => id < query.after!) : 0;
+  const pageIds = start < 0 ? [] : ids.slice(start, start + query.limit);
+  const infos = await Promise.all(pageIds.map((id) => ports.job(id).info()));
+  const data = infos.filter((info): info is JobInfo => info !== null).sort((a, b) => b.created_at - a.created_at);
+  const last = pageIds[pageIds.length - 1];
+  return c.json({ object: "list", data, has_more: start >= 0 && start + query.limit < ids.length, ...(last ? { first_id: pageIds[0], last_id: last } : {}) });
 }

@@ -1,46 +1,52 @@
 // model-proxy: NeMo Gym's model server (/v1/responses, /v1/chat/completions) in front of a pool of vLLM upstreams.
-import { Hono, type Context } from "hono";
+import { type Context, Hono } from "hono";
+import { streamSSE } from "hono/streaming";
 import { z } from "zod";
-import { ResponsesCreateParams, parseOr400 } from "../../protocol/index.js";
-import type { ModelProxyEnv } from "../bindings.js";
-import { notFound, onError, readJson } from "../shared/http.js";
+import type { ModelProxyEnv } from "../../contracts/env.generated.js";
+import { SESSION_HEADER } from "../../contracts/names.js";
+import { notFound, onError, readJson } from "../../http/errors.js";
+import { parseOr400, ResponsesCreateParams } from "../../protocol/index.js";
 import { proxyConfig } from "./config.js";
-import { rejectUnsupportedItems, toChatRequest } from "./convert.js";
-import { callModel, prepareChatBody, type CallContext, type ModelTurn } from "./model-call.js";
-import { toChatCompletion, toResponse } from "./respond.js";
+import { rejectUnsupportedItems } from "./convert.js";
+import { type CallContext, callModel, type ModelTurn, prepareChatBody } from "./model-call.js";
+import { toChatCompletion } from "./respond.js";
 import { callUpstream } from "./retry.js";
-import { chatStream, responseStream } from "./stream.js";
+import { chatChunks, responseEvents } from "./stream.js";
+import { respondTurn } from "./turn.js";
 import { poolHealth } from "./upstream.js";
 import type { ChatBody } from "./wire.js";
 
-/** The header that names a rollout's session; its turns all go to the same upstream. */
-export const SESSION_HEADER = "x-session-id";
+type ProxyContext = Context<{ Bindings: ModelProxyEnv }>;
 
 export const app = new Hono<{ Bindings: ModelProxyEnv }>();
 app.onError(onError);
 app.notFound(notFound);
 
-function context(c: Context<{ Bindings: ModelProxyEnv }>): CallContext {
+function context(c: ProxyContext): CallContext {
   const sessionId = c.req.header(SESSION_HEADER);
   return { signal: c.req.raw.signal, ...(sessionId ? { sessionId } : {}) };
 }
 
 /** Which upstream answered and after how many attempts: for operators and tests, never needed by clients. */
-function traceHeaders(turn: ModelTurn): Record<string, string> {
-  return { "x-edgegym-upstream": turn.upstream, "x-edgegym-attempts": String(turn.attempts) };
+function traceHeaders(c: ProxyContext, turn: ModelTurn): void {
+  c.header("x-edgegym-upstream", turn.upstream);
+  c.header("x-edgegym-attempts", String(turn.attempts));
 }
 
 app.get("/health", (c) => c.json({ status: "ok", upstreams: poolHealth(proxyConfig(c.env).upstreams) }));
 
 app.post("/v1/responses", async (c) => {
-  const config = proxyConfig(c.env);
   const body = await readJson(c);
+  // An item kind vLLM cannot take is named as such, before the schema would call it merely invalid.
   rejectUnsupportedItems(body);
   const params = parseOr400(ResponsesCreateParams, body, "responses request");
-  const chat = prepareChatBody(config, toChatRequest(params, config), params.metadata);
-  const turn = await callModel(config, chat, context(c));
-  const response = toResponse(turn, params);
-  return params.stream ? responseStream(response, traceHeaders(turn)) : c.json(response, 200, traceHeaders(turn));
+  const { response, turn } = await respondTurn(proxyConfig(c.env), params, context(c));
+  traceHeaders(c, turn);
+  if (!params.stream) return c.json(response);
+  // The turn is complete already (vLLM is called without streaming): its events are written in OpenAI's order.
+  return streamSSE(c, async (stream) => {
+    for (const event of responseEvents(response)) await stream.writeSSE({ event: event.type, data: JSON.stringify(event) });
+  });
 });
 
 const ChatRequest = z.looseObject({
@@ -55,8 +61,13 @@ app.post("/v1/chat/completions", async (c) => {
   const chat = prepareChatBody(config, request as ChatBody, request.metadata);
   const turn = await callModel(config, chat, context(c));
   const completion = toChatCompletion(turn);
-  if (request.stream) return chatStream(completion, request.stream_options?.include_usage === true, traceHeaders(turn));
-  return c.json(completion, 200, traceHeaders(turn));
+  traceHeaders(c, turn);
+  if (!request.stream) return c.json(completion);
+  const includeUsage = request.stream_options?.include_usage === true;
+  return streamSSE(c, async (stream) => {
+    for (const chunk of chatChunks(completion, includeUsage)) await stream.writeSSE({ data: JSON.stringify(chunk) });
+    await stream.writeSSE({ data: "[DONE]" });
+  });
 });
 
 app.get("/v1/models", async (c) => {

@@ -1,6 +1,7 @@
 // The model proxy's configuration, read from its Worker variables once per isolate and checked with clear errors.
 import { EdgegymError } from "../../protocol/index.js";
-import type { ModelProxyEnv } from "../bindings.js";
+import { ConfigError, ModelProxyVars, type ModelProxyVarsOutput, parseVars } from "../../contracts/config.js";
+import type { ModelProxyEnv } from "../../contracts/env.generated.js";
 
 export type JsonObject = Record<string, unknown>;
 
@@ -34,37 +35,8 @@ function misconfigured(message: string): never {
   throw new EdgegymError(500, "model_proxy_misconfigured", message);
 }
 
-function integer(env: ModelProxyEnv, name: keyof ModelProxyEnv, fallback: number, min: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min) misconfigured(`${name} must be an integer ≥ ${min}, got "${raw}"`);
-  return value;
-}
-
-function flag(env: ModelProxyEnv, name: keyof ModelProxyEnv, fallback: boolean): boolean {
-  const raw = env[name]?.trim().toLowerCase();
-  if (raw === undefined || raw === "") return fallback;
-  if (raw === "true" || raw === "1") return true;
-  if (raw === "false" || raw === "0") return false;
-  return misconfigured(`${name} must be "true" or "false", got "${env[name]}"`);
-}
-
-function object(env: ModelProxyEnv, name: keyof ModelProxyEnv): JsonObject | undefined {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === "") return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    misconfigured(`${name} is not valid JSON`);
-  }
-  if (!value || typeof value !== "object" || Array.isArray(value)) misconfigured(`${name} must be a JSON object`);
-  return value as JsonObject;
-}
-
-function upstreams(env: ModelProxyEnv): string[] {
-  const list = (env.MODEL_BASE_URLS || env.MODEL_BASE_URL || "")
+function upstreams(vars: ModelProxyVarsOutput): string[] {
+  const list = (vars.MODEL_BASE_URLS || vars.MODEL_BASE_URL || "")
     .split(",")
     .map((url) => url.trim().replace(/\/+$/, ""))
     .filter(Boolean);
@@ -73,23 +45,29 @@ function upstreams(env: ModelProxyEnv): string[] {
   return [...new Set(list)];
 }
 
-export function readConfig(env: ModelProxyEnv): ProxyConfig {
-  const retries = env.MODEL_MAX_RETRIES ? integer(env, "MODEL_MAX_RETRIES", 0, 0) + 1 : DEFAULTS.maxAttempts;
+export function readConfig(env: Partial<Record<keyof ModelProxyEnv, string>>): ProxyConfig {
+  let vars: ModelProxyVarsOutput;
+  try {
+    vars = parseVars(ModelProxyVars, env, "model proxy");
+  } catch (error) {
+    if (error instanceof ConfigError) misconfigured(error.message);
+    throw error;
+  }
   return {
-    upstreams: upstreams(env),
-    model: env.MODEL_NAME || misconfigured("MODEL_NAME is not set"),
-    ...(env.MODEL_API_KEY ? { apiKey: env.MODEL_API_KEY } : {}),
-    timeoutMs: integer(env, "MODEL_TIMEOUT_MS", DEFAULTS.timeoutMs, 1),
-    maxAttempts: integer(env, "MODEL_MAX_ATTEMPTS", retries, 1),
-    retryBaseMs: integer(env, "MODEL_RETRY_BASE_MS", DEFAULTS.retryBaseMs, 0),
-    retryMaxMs: integer(env, "MODEL_RETRY_MAX_MS", DEFAULTS.retryMaxMs, 0),
-    unhealthyMs: integer(env, "MODEL_UNHEALTHY_MS", DEFAULTS.unhealthyMs, 0),
-    returnTokenIds: flag(env, "RETURN_TOKEN_ID_INFORMATION", false),
-    reasoningParser: flag(env, "USES_REASONING_PARSER", true),
-    developerAsSystem: flag(env, "REPLACE_DEVELOPER_ROLE_WITH_SYSTEM", true),
-    chatTemplateKwargs: object(env, "CHAT_TEMPLATE_KWARGS"),
-    extraBody: object(env, "EXTRA_BODY"),
-    samplingOverrides: object(env, "SAMPLING_OVERRIDES"),
+    upstreams: upstreams(vars),
+    model: vars.MODEL_NAME,
+    ...(vars.MODEL_API_KEY ? { apiKey: vars.MODEL_API_KEY } : {}),
+    timeoutMs: vars.MODEL_TIMEOUT_MS,
+    maxAttempts: vars.MODEL_MAX_ATTEMPTS ?? (vars.MODEL_MAX_RETRIES !== undefined ? vars.MODEL_MAX_RETRIES + 1 : DEFAULTS.maxAttempts),
+    retryBaseMs: vars.MODEL_RETRY_BASE_MS,
+    retryMaxMs: vars.MODEL_RETRY_MAX_MS,
+    unhealthyMs: vars.MODEL_UNHEALTHY_MS,
+    returnTokenIds: vars.RETURN_TOKEN_ID_INFORMATION,
+    reasoningParser: vars.USES_REASONING_PARSER,
+    developerAsSystem: vars.REPLACE_DEVELOPER_ROLE_WITH_SYSTEM,
+    chatTemplateKwargs: vars.CHAT_TEMPLATE_KWARGS,
+    extraBody: vars.EXTRA_BODY,
+    samplingOverrides: vars.SAMPLING_OVERRIDES,
   };
 }
 

@@ -1,12 +1,10 @@
-// `stream: true`: a finished answer replayed as server-sent events in OpenAI's formats (Responses events, chat chunks).
+// `stream: true`: a finished answer as the events of OpenAI's streaming formats (Responses events, chat chunks); hono/streaming frames them.
 //
 // The proxy calls vLLM without streaming, so retries, token ids and reasoning parsing apply to streamed calls too;
 // the events are then written in the order and shape OpenAI's clients expect.
 import type { Item, Response as ResponsesResponse } from "../../protocol/index.js";
 
 type Event = Record<string, unknown> & { type: string };
-
-const SSE_HEADERS = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" };
 
 /** The events OpenAI's Responses API streams for one item, between its `added` and `done`. */
 function itemEvents(item: Item, index: number, emit: (event: Event) => void): void {
@@ -72,13 +70,6 @@ export function responseEvents(response: ResponsesResponse): Event[] {
   return events;
 }
 
-export function responseStream(response: ResponsesResponse, headers: Record<string, string> = {}): Response {
-  const body = responseEvents(response)
-    .map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`)
-    .join("");
-  return new Response(body, { headers: { ...SSE_HEADERS, ...headers } });
-}
-
 /**
  * Chat chunks as vLLM streams them: the role (and `prompt_token_ids`), the content, each tool call's header then its
  * arguments, the finish reason (with the generation's `token_ids` and logprobs), usage if asked, then `[DONE]`.
@@ -120,11 +111,4 @@ export function chatChunks(completion: Record<string, unknown>, includeUsage: bo
   chunks.push(chunk({}, finish));
   if (includeUsage && completion.usage) chunks.push({ id, object: "chat.completion.chunk", created, model, choices: [], usage: completion.usage });
   return chunks;
-}
-
-export function chatStream(completion: Record<string, unknown>, includeUsage: boolean, headers: Record<string, string> = {}): Response {
-  const body = `${chatChunks(completion, includeUsage)
-    .map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`)
-    .join("")}data: [DONE]\n\n`;
-  return new Response(body, { headers: { ...SSE_HEADERS, ...headers } });
 }

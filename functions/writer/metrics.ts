@@ -1,30 +1,66 @@
-// A completed job's metrics: per environment, from that environment's own /aggregate_metrics (its compute_metrics included).
-import { aggregateMetrics, type AggregateMetrics } from "../../environments/sdk/metrics.js";
-import { environmentFetcher, type WriterEnv } from "../bindings.js";
+// A completed job's metrics, per environment, from that environment's own aggregateMetrics (its compute_metrics included),
+// the verify-response summaries streamed to it in pages: the job's results are never all in memory here.
+import type { WriterEnv } from "../../contracts/env.generated.js";
+import { environmentService } from "../../contracts/environments.js";
+import { aggregateMetrics } from "../../metrics/index.js";
+import type { AggregateMetrics, VerifyResult } from "../../protocol/index.js";
 
-export async function jobMetrics(env: WriterEnv, rows: { environment: string; summary: string }[]): Promise<Record<string, AggregateMetrics>> {
-  const byEnvironment = new Map<string, Record<string, unknown>[]>();
-  for (const row of rows) {
-    const list = byEnvironment.get(row.environment) ?? [];
-    list.push(JSON.parse(row.summary) as Record<string, unknown>);
-    byEnvironment.set(row.environment, list);
+/** Reads one page of summaries (JSON texts) of an environment's scored rollouts after a position; empty at the end. */
+export type SummaryPages = (environment: string, after: [number, number] | null) => { summaries: string[]; last: [number, number] | null };
+
+const encoder = new TextEncoder();
+
+/** The summaries of one environment as a JSON Lines byte stream, read page by page as the reader pulls. */
+function summaryStream(pages: SummaryPages, environment: string): ReadableStream<Uint8Array> {
+  let after: [number, number] | null = null;
+  let done = false;
+  // A byte stream: what an RPC call may carry to another Worker.
+  return new ReadableStream({
+    type: "bytes",
+    pull(controller: ReadableByteStreamController) {
+      if (done) return;
+      const page = pages(environment, after);
+      if (page.summaries.length === 0 || !page.last) {
+        done = true;
+        controller.close();
+        return;
+      }
+      after = page.last;
+      controller.enqueue(encoder.encode(`${page.summaries.join("\n")}\n`));
+    },
+  });
+}
+
+/** Every summary of an environment in memory: only when its Worker is gone and NeMo Gym's default metrics must do. */
+function readAll(pages: SummaryPages, environment: string): VerifyResult[] {
+  const all: VerifyResult[] = [];
+  for (let after: [number, number] | null = null; ; ) {
+    const page = pages(environment, after);
+    if (!page.last) return all;
+    for (const text of page.summaries) all.push(JSON.parse(text) as VerifyResult);
+    after = page.last;
   }
+}
+
+export async function jobMetrics(
+  env: WriterEnv,
+  deployed: readonly string[],
+  environments: string[],
+  pages: SummaryPages,
+): Promise<Record<string, AggregateMetrics>> {
   const out: Record<string, AggregateMetrics> = {};
-  for (const [environment, verifyResponses] of byEnvironment) {
-    const fetcher = environmentFetcher(env, environment);
-    if (fetcher) {
-      const answer = await fetcher.fetch("http://internal/aggregate_metrics", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ verify_responses: verifyResponses }),
-      });
-      if (answer.ok) {
-        out[environment] = await answer.json();
+  for (const environment of environments) {
+    const service = environmentService(env, deployed, environment);
+    if (service) {
+      // A failing call is answered below, with the default metrics: a job must complete even when one environment's hook breaks.
+      const result = await service.aggregateMetrics(summaryStream(pages, environment)).catch((error: unknown) => ({ ok: false as const, error }));
+      if (result.ok) {
+        out[environment] = result.value;
         continue;
       }
     }
     // The environment is gone or failing: NeMo Gym's default metrics still describe the job.
-    out[environment] = aggregateMetrics(verifyResponses);
+    out[environment] = aggregateMetrics(readAll(pages, environment));
   }
   return out;
 }

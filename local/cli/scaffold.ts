@@ -67,7 +67,7 @@ const rows = (): string =>
 
 const testSource = (name: string) => `// ${name}: the tool, the verifier, and a rollout end to end, in workerd (the real runtime).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Local } from "../../local/emulation.js";
+import type { Local } from "../emulation.js";
 import { fixtureRowsOf } from "../helpers/environment.js";
 import { postJson, startTestLocal } from "../helpers/local.js";
 

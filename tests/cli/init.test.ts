@@ -22,7 +22,21 @@ async function edgegym(args: string[]): Promise<{ code: number; stdout: string; 
 
 beforeAll(() => {
   root = mkdtempSync(path.join(tmpdir(), "edgegym-init-"));
-  for (const entry of ["bin", "protocol", "functions", "queues", "infra", "local", "package.json", "tsconfig.json", "vitest.config.mts"]) {
+  for (const entry of [
+    "bin",
+    "protocol",
+    "contracts",
+    "http",
+    "metrics",
+    "storage",
+    "functions",
+    "queues",
+    "infra",
+    "local",
+    "package.json",
+    "tsconfig.json",
+    "vitest.config.mts",
+  ]) {
     cpSync(path.join(PROJECT_ROOT, entry), path.join(root, entry), { recursive: true });
   }
   cpSync(path.join(PROJECT_ROOT, "environments", "sdk"), path.join(root, "environments", "sdk"), { recursive: true });

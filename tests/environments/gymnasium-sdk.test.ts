@@ -1,9 +1,10 @@
 // The gymnasium SDK: NeMo Gym's GymnasiumServer tests ported, plus the HTTP surface (reset/step/close, /tools, clear 4xx on /verify).
 import { describe, expect, it } from "vitest";
-import type { EnvironmentEnv } from "../../functions/bindings.js";
+import type { EnvironmentEnv } from "../../contracts/env.generated.js";
+import type { SessionOperation } from "../../contracts/rpc.js";
 import { environmentApp } from "../../environments/sdk/app.js";
-import type { SessionState } from "../../environments/sdk/define.js";
-import { performAny, type AnyOperation } from "../../environments/sdk/gymnasium-perform.js";
+import type { SessionState } from "../../environments/sdk/types.js";
+import { performAny } from "../../environments/sdk/gymnasium-perform.js";
 import { judgeThrough } from "../../environments/sdk/judge.js";
 import { defineGymnasiumEnvironment, extractText, toolOutput, z, type Environment } from "../../environments/sdk/index.js";
 import { pythonJsonDumps } from "../../environments/sdk/python-json.js";
@@ -19,13 +20,16 @@ function fakeSessions(environment: Environment) {
   const namespace = {
     idFromName: (name: string) => name,
     get: (id: string) => ({
-      perform: (operation: AnyOperation, body: unknown, sessionId: string) => {
+      perform: (operation: SessionOperation, body: unknown, sessionId: string, trusted: boolean) => {
         const signal = AbortSignal.timeout(5_000);
-        return performAny(environment, operation, body, { sessionId, state: stateOf(id), signal, judge: judgeThrough(undefined, signal) });
+        return performAny(environment, operation, body, { sessionId, state: stateOf(id), signal, judge: judgeThrough(undefined, signal) }, trusted);
       },
     }),
   };
-  return { states, env: { SESSIONS: namespace as unknown as DurableObjectNamespace } satisfies EnvironmentEnv };
+  return {
+    states,
+    env: { SESSIONS: namespace as unknown as EnvironmentEnv["SESSIONS"], JUDGE: undefined as unknown as EnvironmentEnv["JUDGE"] } satisfies EnvironmentEnv,
+  };
 }
 
 function client(environment: Environment) {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Local } from "../../local/emulation.js";
 import mcqa, { mcqaEnvironment, type GradingMode } from "../../environments/mcqa/index.js";
 import { pythonFindall, PythonRegexError } from "../../environments/mcqa/python-regex.js";
-import type { Environment, Judge } from "../../environments/sdk/index.js";
+import type { Judge, SimpleEnvironment } from "../../environments/sdk/index.js";
 import { noState, perform } from "../../environments/sdk/perform.js";
 import { fixtureRollouts, fixtureRows, inputKey } from "../helpers/fixtures.js";
 import { postJson, startTestLocal } from "../helpers/local.js";
@@ -89,7 +89,7 @@ const noJudge: Judge = () => Promise.reject(new Error("no judge in these tests")
 const context = () => ({ sessionId: "t", state: noState, signal: new AbortController().signal, judge: noJudge });
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function verify(body: Record<string, unknown>, environment: Environment = mcqa): Promise<any> {
+async function verify(body: Record<string, unknown>, environment: SimpleEnvironment = mcqa): Promise<any> {
   const outcome = await perform(environment, { kind: "verify" }, body, context());
   return outcome.status === 200 ? outcome.body : outcome;
 }

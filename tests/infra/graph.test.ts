@@ -1,7 +1,7 @@
 // The deployment's resource graph, evaluated with SST's components replaced by recorders, and held to the local emulation's.
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { environmentBinding, environmentWorkerName } from "../../functions/names.js";
+import { environmentBinding, environmentWorkerName } from "../../contracts/names.js";
 import { discoverEnvironments } from "../../infra/environments.js";
 import { topology } from "../../infra/topology.js";
 import { workerOptions } from "../../local/emulation.js";
@@ -60,7 +60,7 @@ describe("the default deployment (every environment)", () => {
 
     const gateway = worker(created, "Gateway");
     expect(gateway.args.url).toBe(true);
-    expect(binding(gateway, "AGENT")).toEqual({ type: "service", name: "AGENT", service: "script:Agent" });
+    expect(binding(gateway, "AGENT")).toEqual({ type: "service", name: "AGENT", service: "script:Agent", entrypoint: "AgentEntrypoint" });
     expect(binding(gateway, "MODEL_PROXY")).toMatchObject({ type: "service", service: "script:ModelProxy" });
     expect(binding(gateway, "JOBS")).toEqual({ type: "durable_object_namespace", name: "JOBS", className: "Job", scriptName: "script:Writer" });
     expect(binding(gateway, "ROLLOUTS")).toEqual({ type: "queue", name: "ROLLOUTS", queueName: "queue:Rollouts" });
@@ -178,8 +178,13 @@ describe("local and deployed share one description", () => {
           .map((b) => b.name)
           .sort(),
       );
-      for (const b of deployedOf("service"))
-        expect(`script:${component(String((local.serviceBindings as Record<string, string>)[String(b.name)]))}`).toBe(b.service);
+      // Every internal call is RPC: the same Worker and the same named entrypoint on both sides.
+      for (const b of deployedOf("service")) {
+        const target = (local.serviceBindings as Record<string, { name: string; entrypoint?: string }>)[String(b.name)]!;
+        expect(`script:${component(target.name)}`).toBe(b.service);
+        expect(target.entrypoint, `${spec.name}.${String(b.name)}`).toBeDefined();
+        expect(target.entrypoint).toBe(b.entrypoint);
+      }
       expect(Object.keys(local.durableObjects ?? {}).sort(), spec.name).toEqual(
         deployedOf("durable_object_namespace")
           .map((b) => b.name)

@@ -13,7 +13,12 @@ describe("authentication", () => {
       const none = await fetch(`${local.url}/v1/environments`);
       expect(none.status).toBe(401);
       expect(((await none.json()) as { error: { code: string } }).error.code).toBe("unauthorized");
-      expect((await fetch(`${local.url}/v1/environments`, { headers: { authorization: "Bearer token-three" } })).status).toBe(403);
+      expect(none.headers.get("www-authenticate")).toMatch(/^Bearer/);
+      // A wrong token is a 401 too (RFC 6750: invalid_token), saying why in the envelope.
+      const wrong = await fetch(`${local.url}/v1/environments`, { headers: { authorization: "Bearer token-three" } });
+      expect(wrong.status).toBe(401);
+      expect(wrong.headers.get("www-authenticate")).toContain('error="invalid_token"');
+      expect(((await wrong.json()) as { error: { message: string } }).error.message).toContain("not valid");
       expect((await fetch(`${local.url}/v1/environments`, { headers: { authorization: "Bearer token-two" } })).status).toBe(200);
       const run = await postJson(`${local.url}/run?environment=example_single_tool_call`, { responses_create_params: { input: "weather in sf?" } });
       expect(run.status).toBe(401);

@@ -34,7 +34,7 @@ describe("the agent tells the kinds apart", () => {
     const byName = Object.fromEntries(list.data.map((e) => [e.name, e]));
     expect(byName.blackjack).toMatchObject({ kind: "gymnasium", max_steps: 5, stateful: true });
     expect(byName.example_multi_turn_gymnasium).toMatchObject({ kind: "gymnasium", max_steps: 5 });
-    expect(byName.example_single_tool_call.kind).toBeUndefined();
+    expect(byName.example_single_tool_call.kind).toBe("simple");
   });
 
   it("a simple environment still runs NeMo Gym's simple loop in the same agent", async () => {

@@ -2,10 +2,10 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { aggregateMetrics } from "../../environments/sdk/metrics.js";
+import { aggregateMetrics } from "../../metrics/index.js";
 import type { Local } from "../../local/emulation.js";
 import { PROJECT_ROOT } from "../../local/paths.js";
-import { QUEUES } from "../../functions/bindings.js";
+import { QUEUES } from "../../contracts/names.js";
 import { createJob, jobInfo, jobLines, waitForJob } from "../helpers/jobs.js";
 import { startTestLocal } from "../helpers/local.js";
 

@@ -1,7 +1,7 @@
 // aggregateMetrics: NeMo Gym's RewardProfiler stats, group shape, keys, errors and hooks.
 
 import { describe, expect, it, vi } from "vitest";
-import { aggregateMetrics, type VerifyResult } from "../../environments/sdk/metrics.js";
+import { aggregateMetrics, type VerifyResult } from "../../metrics/index.js";
 
 function vr(task: number, rollout: number, fields: Record<string, unknown> = {}): VerifyResult {
   return { _ng_task_index: task, _ng_rollout_index: rollout, ...fields };

@@ -5,7 +5,7 @@
 // example_rollouts.jsonl that tests/fixtures/nemo-gym holds (byte-identical copies).
 
 import { describe, expect, it } from "vitest";
-import { aggregateMetrics, type VerifyResult } from "../../environments/sdk/metrics.js";
+import { aggregateMetrics, type VerifyResult } from "../../metrics/index.js";
 import { fixtureRollouts } from "../helpers/fixtures.js";
 
 /** What NeMo Gym's rollout collection sends to /aggregate_metrics: heavy fields dropped, usage kept. */

@@ -1,8 +1,8 @@
 // Numeric kernels (numpy-compatible summation, prefix std) and a 10,000-rollout scale check.
 
 import { describe, expect, it } from "vitest";
-import { aggregateMetrics, type VerifyResult } from "../../environments/sdk/metrics.js";
-import { pairwiseSum, prefixSampleStds } from "../../environments/sdk/metrics/numeric.js";
+import { aggregateMetrics, type VerifyResult } from "../../metrics/index.js";
+import { pairwiseSum, prefixSampleStds } from "../../metrics/numeric.js";
 
 describe("pairwiseSum", () => {
   it("matches numpy's np.sum, not a left-to-right sum", () => {

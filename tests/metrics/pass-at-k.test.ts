@@ -1,7 +1,7 @@
 // passAtK (compute_pass_majority_metrics + add_avg_sample_std_dev port) and highestKMetrics.
 
 import { describe, expect, it } from "vitest";
-import { groupByTask, highestKMetrics, passAtK, type VerifyResult } from "../../environments/sdk/metrics.js";
+import { groupByTask, highestKMetrics, passAtK, type VerifyResult } from "../../metrics/index.js";
 
 const rewards = (...values: (number | boolean)[]): VerifyResult[] => values.map((reward) => ({ reward }));
 const answered = (...pairs: [unknown, number][]): VerifyResult[] => pairs.map(([ans, reward]) => ({ ans, reward }));

@@ -1,7 +1,9 @@
 // HTTP helpers every Worker shares: the error envelope, JSON bodies, a Hono error handler.
 import type { Context, ErrorHandler, NotFoundHandler } from "hono";
+import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { EdgegymError, type ErrorStatus } from "../../protocol/index.js";
+import type { RpcError } from "../contracts/rpc.js";
+import { EdgegymError, type ErrorStatus } from "../protocol/index.js";
 
 export function errorResponse(status: ErrorStatus, code: string, message: string): Response {
   return Response.json(new EdgegymError(status, code, message).toEnvelope(), { status });
@@ -9,6 +11,8 @@ export function errorResponse(status: ErrorStatus, code: string, message: string
 
 /** Every thrown error becomes the envelope; an unexpected one is a 500 that says what happened. */
 export const onError: ErrorHandler = (error, c) => {
+  // A middleware's own answer (bearer auth's 401 with WWW-Authenticate) goes out as it made it.
+  if (error instanceof HTTPException) return error.getResponse();
   if (error instanceof EdgegymError) return c.json(error.toEnvelope(), error.status as ContentfulStatusCode);
   const message = error instanceof Error ? error.message : String(error);
   return c.json(new EdgegymError(500, "internal_error", message).toEnvelope(), 500);
@@ -27,4 +31,16 @@ export async function readJson(c: Context): Promise<unknown> {
     const reason = error instanceof Error ? error.message : String(error);
     throw new EdgegymError(400, "invalid_json", `request body is not valid JSON: ${reason}`);
   }
+}
+
+/** An error as data for an RPC answer: an EdgegymError keeps its status and code, anything else is a 500 naming it. */
+export function rpcError(error: unknown): RpcError {
+  if (error instanceof EdgegymError)
+    return { status: error.status, code: error.code, message: error.message, ...(error.issues ? { issues: error.issues } : {}) };
+  return { status: 500, code: "internal_error", message: error instanceof Error ? error.message : String(error) };
+}
+
+/** An RPC answer's error, thrown again on this side so the error middleware answers it as the envelope. */
+export function raise(error: RpcError): never {
+  throw new EdgegymError(error.status as ErrorStatus, error.code, error.message, error.issues);
 }

@@ -1,14 +1,14 @@
 // NeMo Gym compatible /aggregate_metrics: baseline stats per task and overall, pass@k, key metrics.
 
-import { highestKFromKeys } from "./metrics/highest-k.js";
-import { groupByTask } from "./metrics/keys.js";
-import { writePassAtK } from "./metrics/pass-at-k.js";
-import { profileVerifyResponses } from "./metrics/profile.js";
-import { TASK_INDEX_KEY, type AggregateMetrics, type VerifyResult } from "./metrics/types.js";
+import { highestKFromKeys } from "./highest-k.js";
+import { groupByTask } from "./keys.js";
+import { writePassAtK } from "./pass-at-k.js";
+import { profileVerifyResponses } from "./profile.js";
+import { TASK_INDEX_KEY, type AggregateMetrics, type VerifyResult } from "./types.js";
 
-export { groupByTask } from "./metrics/keys.js";
-export { highestKMetrics, type HighestKOptions } from "./metrics/highest-k.js";
-export { passAtK, type PassAtKOptions } from "./metrics/pass-at-k.js";
+export { groupByTask } from "./keys.js";
+export { highestKMetrics, type HighestKOptions } from "./highest-k.js";
+export { passAtK, type PassAtKOptions } from "./pass-at-k.js";
 export {
   ROLLOUT_INDEX_KEY,
   TASK_INDEX_KEY,
@@ -16,7 +16,7 @@ export {
   type PassAtKMetrics,
   type ScoreFn,
   type VerifyResult,
-} from "./metrics/types.js";
+} from "./types.js";
 
 export interface AggregateMetricsOptions {
   /**

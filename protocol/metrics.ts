@@ -1,4 +1,4 @@
-// Shared types for NeMo Gym compatible aggregate metrics (/aggregate_metrics).
+// The /aggregate_metrics contract: what goes in (verify responses) and what comes out (NeMo Gym's AggregateMetrics).
 
 /** NeMo Gym's task/rollout key names (nemo_gym/global_config.py). */
 export const TASK_INDEX_KEY = "_ng_task_index";
@@ -21,9 +21,3 @@ export interface AggregateMetrics {
   agent_metrics: Record<string, unknown>;
   key_metrics: Record<string, unknown>;
 }
-
-/** Scores of one rollout by name; booleans count as 0/1, other value types are ignored. */
-export type ScoreFn = (rollout: VerifyResult) => Record<string, unknown>;
-
-/** Output of passAtK: flat `{agg_mode}/{score_name}` numbers plus the per_sample_aggregate table. */
-export type PassAtKMetrics = Record<string, number | Record<string, number[]>>;

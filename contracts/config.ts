@@ -1,0 +1,169 @@
+// Each Worker's variables as a zod schema: parsed once per isolate into a typed config, a bad value named at start-up.
+import { z } from "zod";
+
+/** A variable that is unset or empty takes its default. */
+const unset = (value: unknown) => (value === "" ? undefined : value);
+
+function integer(min: number, fallback: number) {
+  return z.preprocess(
+    unset,
+    z.coerce.number({ error: "must be a number" }).int(`must be an integer ≥ ${min}`).min(min, `must be an integer ≥ ${min}`).default(fallback),
+  );
+}
+
+function number(min: number, fallback: number) {
+  return z.preprocess(unset, z.coerce.number({ error: "must be a number" }).min(min, `must be ≥ ${min}`).default(fallback));
+}
+
+function flag(fallback: boolean) {
+  return z.preprocess(
+    (value) => (typeof value === "string" ? unset(value.trim().toLowerCase()) : value),
+    z
+      .enum(["true", "false", "1", "0"], { error: 'must be "true" or "false"' })
+      .optional()
+      .transform((v) => (v === undefined ? fallback : v === "true" || v === "1")),
+  );
+}
+
+function jsonObject() {
+  return z.preprocess((value, ctx) => {
+    if (typeof value !== "string" || value.trim() === "") return undefined;
+    try {
+      return JSON.parse(value);
+    } catch {
+      ctx.issues.push({ code: "custom", message: "is not valid JSON", input: value });
+      return z.NEVER;
+    }
+  }, z.record(z.string(), z.unknown(), { error: "must be a JSON object" }).optional());
+}
+
+/** A comma-separated list. */
+function list() {
+  return z.preprocess(
+    (value) =>
+      typeof value === "string"
+        ? value
+            .split(",")
+            .map((item) => item.trim())
+            .filter(Boolean)
+        : [],
+    z.array(z.string()),
+  );
+}
+
+const optionalText = z.preprocess(unset, z.string().optional());
+
+export const GatewayVars = z.object({
+  /** Comma-separated names of the environments deployed with this gateway. */
+  ENVIRONMENTS: list(),
+  /** Comma-separated bearer tokens; unset means open (local emulation only). */
+  API_TOKENS: list(),
+});
+export type GatewayConfig = z.output<typeof GatewayVars>;
+
+export const AgentVars = z.object({
+  ENVIRONMENTS: list(),
+  /** Attempts of a rollout before it becomes a failure record. */
+  MAX_ATTEMPTS: integer(1, 3),
+  /** Backoff base for retried rollouts, in seconds: 2 s, 4 s, 8 s… with jitter, capped at 60 s (0 retries at once). */
+  RETRY_BASE_SECONDS: number(0, 1),
+  /** Rollouts of one queue batch run at once. */
+  BATCH_CONCURRENCY: integer(1, 32),
+  /** Model turns per rollout unless the request or the environment says otherwise (32 for a simple environment, 10 for a gymnasium one). */
+  MAX_STEPS: z.preprocess(unset, z.coerce.number().int().min(1, "must be an integer ≥ 1").optional()),
+  ROLLOUT_TIMEOUT_MS: integer(1, 900_000),
+  TOOL_TIMEOUT_MS: integer(1, 60_000),
+  MODEL_TIMEOUT_MS: integer(1, 300_000),
+});
+export type AgentConfig = z.output<typeof AgentVars>;
+
+export const ModelProxyVars = z.object({
+  /** The policy model's OpenAI-compatible base URL, ending in /v1 (one upstream). */
+  MODEL_BASE_URL: optionalText,
+  /** Comma-separated base URLs of several vLLM servers; wins over MODEL_BASE_URL. A session's turns stick to one. */
+  MODEL_BASE_URLS: optionalText,
+  /** The served model name sent upstream, whatever the caller asked for. */
+  MODEL_NAME: z.preprocess(unset, z.string({ error: "is not set" })),
+  MODEL_API_KEY: optionalText,
+  /** Timeout of one upstream attempt, in ms. */
+  MODEL_TIMEOUT_MS: integer(1, 300_000),
+  /** Attempts per model call, the first included (default 3; MODEL_MAX_RETRIES + 1 when only that is set). */
+  MODEL_MAX_ATTEMPTS: z.preprocess(unset, z.coerce.number().int().min(1, "must be an integer ≥ 1").optional()),
+  /** Older name: retries after the first attempt. */
+  MODEL_MAX_RETRIES: z.preprocess(unset, z.coerce.number().int().min(0, "must be an integer ≥ 0").optional()),
+  /** Backoff before retrying the same upstream: base and cap in ms, doubled per attempt, with jitter. */
+  MODEL_RETRY_BASE_MS: integer(0, 250),
+  MODEL_RETRY_MAX_MS: integer(0, 8_000),
+  /** How long an upstream that keeps failing to answer is skipped, in ms. */
+  MODEL_UNHEALTHY_MS: integer(0, 30_000),
+  /** "true": ask vLLM for token ids and logprobs and attach them to each model call's last output item (NeMo Gym's flag). */
+  RETURN_TOKEN_ID_INFORMATION: flag(false),
+  /** "false" when vLLM runs without a reasoning parser: `<think>` text stays in the content. */
+  USES_REASONING_PARSER: flag(true),
+  /** "false" keeps `developer` messages as they are; by default they reach the chat template as `system`. */
+  REPLACE_DEVELOPER_ROLE_WITH_SYSTEM: flag(true),
+  /** JSON object: chat_template_kwargs on every request (a row's metadata.chat_template_kwargs adds to it). */
+  CHAT_TEMPLATE_KWARGS: jsonObject(),
+  /** JSON object merged under every upstream body (the request's own fields win; a row's metadata.extra_body adds to it). */
+  EXTRA_BODY: jsonObject(),
+  /** JSON object of sampling params forced onto every upstream body, over what the caller sent (on-policy sampling). */
+  SAMPLING_OVERRIDES: jsonObject(),
+});
+export type ModelProxyVarsOutput = z.output<typeof ModelProxyVars>;
+
+export const WriterVars = z.object({
+  ENVIRONMENTS: list(),
+});
+export type WriterConfig = z.output<typeof WriterVars>;
+
+export const EnvironmentVars = z.object({
+  /** A session's state is deleted this long after its last use. */
+  SESSION_TTL_SECONDS: integer(1, 3600),
+});
+export type EnvironmentConfig = z.output<typeof EnvironmentVars>;
+
+/** Every Worker's variables schema, by Worker kind (the topology's vars are checked against these). */
+export const WORKER_VARS = {
+  gateway: GatewayVars,
+  agent: AgentVars,
+  modelProxy: ModelProxyVars,
+  judgeProxy: ModelProxyVars,
+  writer: WriterVars,
+  environment: EnvironmentVars,
+} as const;
+export type WorkerKind = keyof typeof WORKER_VARS;
+
+/** A variable with a value the Worker cannot use: says which Worker, which variable, and why. */
+export class ConfigError extends Error {
+  constructor(
+    readonly worker: string,
+    readonly problems: { variable: string; message: string }[],
+  ) {
+    super(`${worker}: ${problems.map((p) => `${p.variable} ${p.message}`).join("; ")}`);
+    this.name = "ConfigError";
+  }
+}
+
+export function parseVars<S extends z.ZodType>(schema: S, vars: unknown, worker: string): z.output<S> {
+  const result = schema.safeParse(vars);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => {
+    const variable = String(issue.path[0] ?? "(variables)");
+    const raw = issue.path.length && vars && typeof vars === "object" ? (vars as Record<string, unknown>)[variable] : undefined;
+    return { variable, message: `${issue.message}${typeof raw === "string" ? `, got "${raw}"` : ""}` };
+  });
+  throw new ConfigError(worker, problems);
+}
+
+/** The config of a Worker's env, parsed once per isolate: the env object is the same for every request it serves. */
+export function configCache<S extends z.ZodType>(schema: S, worker: string): (env: object) => z.output<S> {
+  const cache = new WeakMap<object, z.output<S>>();
+  return (env) => {
+    let config = cache.get(env);
+    if (config === undefined) {
+      config = parseVars(schema, env, worker);
+      cache.set(env, config);
+    }
+    return config;
+  };
+}

@@ -1,0 +1,159 @@
+// The typed calls between Workers: what each RPC entrypoint and Durable Object offers the others.
+import type {
+  AggregateMetrics,
+  DatasetRow,
+  ErrorIssue,
+  FunctionTool,
+  Response as ModelResponse,
+  ResponsesCreateParams,
+  VerifyRequest,
+} from "../protocol/index.js";
+
+/** An error as data, so it crosses an RPC boundary whole (a thrown error keeps only its message there). */
+export interface RpcError {
+  /** The HTTP status it stands for at the edge. */
+  status: number;
+  code: string;
+  message: string;
+  issues?: ErrorIssue[];
+}
+
+export type RpcResult<T> = { ok: true; value: T } | { ok: false; error: RpcError };
+
+/** A JSON object, as records and verify responses are. */
+export type JsonRecord = Record<string, unknown>;
+
+// ── model proxy ────────────────────────────────────────────────────────────────────────────────────────────
+
+export interface ModelCallOptions {
+  /** The rollout's session: all its turns go to the same upstream (its prefix cache). */
+  sessionId?: string;
+  /** The caller's remaining time for this call; the proxy gives up (and stops retrying) by then. */
+  timeoutMs?: number;
+}
+
+export interface ModelRpc {
+  /** One model turn: Responses-API params in, a Responses `Response` out (NeMo Gym's /v1/responses). */
+  respond(params: ResponsesCreateParams, options?: ModelCallOptions): Promise<RpcResult<ModelResponse>>;
+}
+
+// ── environments ───────────────────────────────────────────────────────────────────────────────────────────
+
+interface DescriptionBase {
+  name: string;
+  description: string;
+  stateful: boolean;
+  /** The tools the model sees (a gymnasium environment's step runs them). */
+  tools: FunctionTool[];
+  /** The environment's own cap on model turns, when it declares one. */
+  max_steps?: number;
+}
+
+/** What GET /tools answers and describe() returns: NeMo Gym's simple resources server, or a gymnasium (reset/step) one. */
+export type EnvironmentDescription = (DescriptionBase & { kind: "simple" }) | (DescriptionBase & { kind: "gymnasium" });
+
+/** An operation's answer: the HTTP status NeMo Gym's route gives and its JSON body (a tool's output, an error envelope…). */
+export interface Outcome {
+  status: number;
+  body: unknown;
+}
+
+/** The answer of an operation that opens a session (seed, reset): the session id the later calls carry. */
+export interface SessionOutcome extends Outcome {
+  sessionId: string;
+}
+
+/** A step request: the row and the model's response for this turn (plus NeMo Gym's step request id, when asked). */
+export type StepRequest = DatasetRow & { response: ModelResponse; _ng_step_request_id?: string };
+
+export interface EnvironmentRpc {
+  describe(): Promise<EnvironmentDescription>;
+  /** NeMo Gym's /seed_session: opens a session for the row. */
+  seed(row: DatasetRow): Promise<SessionOutcome>;
+  /** A tool call with the model's (JSON-decoded) arguments; the body is what the model sees. */
+  tool(sessionId: string, name: string, args: unknown): Promise<Outcome>;
+  /**
+   * NeMo Gym's /verify. On 200 the body holds the verifier's fields only (`reward`, its extras, the task fields as parsed):
+   * the verify response is the request with these added, which the caller has already.
+   */
+  verify(sessionId: string, request: VerifyRequest): Promise<Outcome>;
+  /** Gymnasium: opens an episode. */
+  reset(row: DatasetRow): Promise<SessionOutcome>;
+  step(sessionId: string, request: StepRequest): Promise<Outcome>;
+  close(sessionId: string): Promise<Outcome>;
+  /** NeMo Gym's /aggregate_metrics over verify responses streamed as JSON Lines (bounded memory on the caller's side). */
+  aggregateMetrics(verifyResponses: ReadableStream<Uint8Array>): Promise<RpcResult<AggregateMetrics>>;
+}
+
+/** A session Durable Object: every operation of one session runs there, next to its state. */
+export interface SessionRpc {
+  perform(operation: SessionOperation, body: unknown, sessionId: string, trusted: boolean): Promise<Outcome>;
+}
+
+export type SessionOperation =
+  | { kind: "seed_session" }
+  | { kind: "verify" }
+  | { kind: "tool"; name: string }
+  | { kind: "reset" }
+  | { kind: "step" }
+  | { kind: "close" };
+
+// ── agent ──────────────────────────────────────────────────────────────────────────────────────────────────
+
+export interface RunOptions {
+  /** The environment, when the row's agent_ref does not name one. */
+  environment?: string;
+  /** A cap on model turns for this rollout. */
+  maxSteps?: number;
+}
+
+export interface AgentRpc {
+  /** One rollout of a validated row: the scored record (NeMo Gym's verify response plus bookkeeping), or why not. */
+  run(row: DatasetRow, options?: RunOptions): Promise<RpcResult<JsonRecord>>;
+}
+
+/**
+ * A Durable Object namespace whose stubs offer the object's RPC methods. (workers-types' own `DurableObjectNamespace<T>`
+ * maps method types through `Rpc.Provider`, which turns open JSON shapes such as `Record<string, unknown>` into `never`.)
+ */
+export interface ObjectNamespace<T> {
+  idFromName(name: string): DurableObjectId;
+  get(id: DurableObjectId): DurableObjectStub & T;
+  getByName(name: string): DurableObjectStub & T;
+}
+
+// The binding types Workers see: a service binding's fetch plus the entrypoint's RPC methods.
+export type ModelService = Fetcher & ModelRpc;
+export type EnvironmentService = Fetcher & EnvironmentRpc;
+export type AgentService = Fetcher & AgentRpc;
+export type SessionNamespace = ObjectNamespace<SessionRpc>;
+
+/** Thrown by `within` when the caller's signal ends before the call answers. */
+export class DeadlineError extends Error {
+  constructor(what: string) {
+    super(`${what} did not answer in time`);
+    this.name = "DeadlineError";
+  }
+}
+
+/**
+ * An RPC call bounded by the caller's signal: an RPC promise cannot be aborted, so the caller stops waiting instead (the
+ * callee bounds its own work with the timeout it was given).
+ */
+export function within<T>(call: Promise<T>, signal: AbortSignal, what: string): Promise<T> {
+  if (signal.aborted) return Promise.reject(new DeadlineError(what));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new DeadlineError(what));
+    signal.addEventListener("abort", onAbort, { once: true });
+    call.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}

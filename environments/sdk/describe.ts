@@ -1,0 +1,30 @@
+// What an environment tells the world about itself: GET /tools over HTTP, describe() over RPC.
+import type { EnvironmentDescription } from "../../contracts/rpc.js";
+import type { AggregateMetrics, VerifyResult } from "../../protocol/index.js";
+import { aggregateMetrics } from "../../metrics/index.js";
+import type { Environment } from "./types.js";
+
+export function describeEnvironment(environment: Environment): EnvironmentDescription {
+  const base = {
+    name: environment.name,
+    description: environment.description,
+    stateful: environment.stateful,
+    ...(environment.maxSteps !== undefined ? { max_steps: environment.maxSteps } : {}),
+  };
+  if (environment.kind === "gymnasium") return { kind: "gymnasium", ...base, tools: environment.tools };
+  return { kind: "simple", ...base, tools: [...environment.tools.values()].map((tool) => tool.openai) };
+}
+
+/** GET /tools: the description, with `environment` for the name as it has always answered. */
+export function toolsAnswer(environment: Environment): Record<string, unknown> {
+  const { name, ...rest } = describeEnvironment(environment);
+  return { environment: name, ...rest };
+}
+
+/** NeMo Gym's /aggregate_metrics with the environment's own hooks (compute_metrics, get_key_metrics). */
+export function environmentMetrics(environment: Environment, verifyResponses: readonly VerifyResult[]): AggregateMetrics {
+  return aggregateMetrics(verifyResponses, {
+    computeMetrics: environment.computeMetrics,
+    keyMetrics: environment.keyMetrics,
+  });
+}

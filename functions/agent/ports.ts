@@ -1,0 +1,50 @@
+// What the agent needs of the world, as interfaces: the Worker builds them from its bindings, the Lambda and the Node
+// worker from AWS clients, tests from fakes. The agent's logic sees nothing else.
+import type { AgentConfig } from "../../contracts/config.js";
+import { AgentVars, configCache } from "../../contracts/config.js";
+import type { AgentEnv } from "../../contracts/env.generated.js";
+import { environmentService } from "../../contracts/environments.js";
+import type { JobRpc } from "../../contracts/jobs.js";
+import type { WorkMessage } from "../../contracts/messages.js";
+import type { EnvironmentRpc, ModelRpc } from "../../contracts/rpc.js";
+import { cloudflareQueue } from "../../queues/cloudflare.js";
+import type { MessageQueue } from "../../queues/queue.js";
+import { r2Store } from "../../storage/r2.js";
+import type { ObjectStore } from "../../storage/store.js";
+
+export interface AgentPorts {
+  config: AgentConfig;
+  model: ModelRpc;
+  /** The environment's RPC surface, if it is deployed with this agent. */
+  environment(name: string): EnvironmentRpc | undefined;
+  /** The names of the environments deployed with this agent. */
+  environments: readonly string[];
+  rollouts: MessageQueue<WorkMessage>;
+  /** Result messages in their wire form (contracts/messages.ts encodeResult). */
+  results: MessageQueue<string>;
+  store: ObjectStore;
+  job(id: string): Pick<JobRpc, "started">;
+}
+
+const config = configCache(AgentVars, "agent");
+const cache = new WeakMap<AgentEnv, AgentPorts>();
+
+/** The agent Worker's ports, from its bindings (built once per isolate). */
+export function cloudflarePorts(env: AgentEnv): AgentPorts {
+  let ports = cache.get(env);
+  if (!ports) {
+    const parsed = config(env);
+    ports = {
+      config: parsed,
+      model: env.MODEL_PROXY,
+      environment: (name) => environmentService(env, parsed.ENVIRONMENTS, name),
+      environments: parsed.ENVIRONMENTS,
+      rollouts: cloudflareQueue(env.ROLLOUTS),
+      results: cloudflareQueue(env.RESULTS),
+      store: r2Store(env.BUCKET),
+      job: (id) => env.JOBS.get(env.JOBS.idFromName(id)),
+    };
+    cache.set(env, ports);
+  }
+  return ports;
+}

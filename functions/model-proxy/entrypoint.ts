@@ -1,0 +1,26 @@
+// The model proxy over RPC: the agent's (and the judge's) model turns, typed values in and out, no JSON between Workers.
+import { WorkerEntrypoint } from "cloudflare:workers";
+import type { ModelProxyEnv } from "../../contracts/env.generated.js";
+import type { ModelCallOptions, ModelRpc, RpcResult } from "../../contracts/rpc.js";
+import { rpcError } from "../../http/errors.js";
+import type { ResponsesCreateParams, Response as ResponsesResponse } from "../../protocol/index.js";
+import { app } from "./app.js";
+import { proxyConfig } from "./config.js";
+import { respondTurn } from "./turn.js";
+
+export class ModelEntrypoint extends WorkerEntrypoint<ModelProxyEnv> implements ModelRpc {
+  override fetch(request: Request): Response | Promise<Response> {
+    return app.fetch(request, this.env, this.ctx);
+  }
+
+  async respond(params: ResponsesCreateParams, options: ModelCallOptions = {}): Promise<RpcResult<ResponsesResponse>> {
+    try {
+      const config = proxyConfig(this.env);
+      const signal = options.timeoutMs ? AbortSignal.timeout(options.timeoutMs) : undefined;
+      const { response } = await respondTurn(config, params, { ...(options.sessionId ? { sessionId: options.sessionId } : {}), ...(signal ? { signal } : {}) });
+      return { ok: true, value: response };
+    } catch (error) {
+      return { ok: false, error: rpcError(error) };
+    }
+  }
+}
