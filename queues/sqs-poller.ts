@@ -57,6 +57,10 @@ function fatal(error: unknown): boolean {
 
 export async function pollQueue<T = unknown>(options: PollQueueOptions<T>): Promise<PollSummary> {
   const { client, queueUrl, concurrency, visibilityTimeout } = options;
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError(`concurrency must be a whole number of at least 1, not ${concurrency}`);
+  // SQS takes whole seconds; below 2 the heartbeat (every half of it) would have to beat faster than once a second.
+  if (!Number.isInteger(visibilityTimeout) || visibilityTimeout < 2 || visibilityTimeout > 43_200)
+    throw new RangeError(`visibilityTimeout must be whole seconds from 2 to 43,200, not ${visibilityTimeout}`);
   const emit = options.onProgress ?? (() => {});
   const queue = sqsQueueName(queueUrl);
   const summary: PollSummary = { received: 0, acked: 0, retried: 0, released: 0 };
@@ -68,6 +72,7 @@ export async function pollQueue<T = unknown>(options: PollQueueOptions<T>): Prom
   const flushes = new Set<Promise<void>>();
   let wake = () => {};
   let stopping = false;
+  let beating = Promise.resolve();
 
   async function flush(): Promise<void> {
     flushTimer = undefined;
@@ -88,6 +93,8 @@ export async function pollQueue<T = unknown>(options: PollQueueOptions<T>): Prom
       }
     }
     if (visibility.length) {
+      // A renewal still on its way must land first, or it would hide again a message just handed back.
+      await beating;
       try {
         const refused = await changeVisibility(
           client,
@@ -173,26 +180,29 @@ export async function pollQueue<T = unknown>(options: PollQueueOptions<T>): Prom
 
   // Renew every message still being handled before its visibility runs out, so no second consumer is handed it.
   const heartbeat = setInterval(
-    async () => {
-      const entries = [...handling.values()];
-      if (!entries.length) return;
-      try {
-        const refused = await changeVisibility(
-          client,
-          queueUrl,
-          entries.map((e) => ({ receiptHandle: e.receiptHandle, seconds: visibilityTimeout })),
-        );
-        const lost = idsOf(
-          entries,
-          refused.filter((handle) => handling.has(handle)),
-        );
-        if (lost.length) emit({ type: "error", stage: "heartbeat", error: new Error("SQS refused to extend visibility"), ids: lost });
-      } catch (error) {
-        emit({ type: "error", stage: "heartbeat", error, ids: entries.map((e) => e.id) });
-      }
+    () => {
+      beating = beat();
     },
     (visibilityTimeout * 1000) / 2,
   );
+  async function beat(): Promise<void> {
+    const entries = [...handling.values()];
+    if (!entries.length) return;
+    try {
+      const refused = await changeVisibility(
+        client,
+        queueUrl,
+        entries.map((e) => ({ receiptHandle: e.receiptHandle, seconds: visibilityTimeout })),
+      );
+      const lost = idsOf(
+        entries,
+        refused.filter((handle) => handling.has(handle)),
+      );
+      if (lost.length) emit({ type: "error", stage: "heartbeat", error: new Error("SQS refused to extend visibility"), ids: lost });
+    } catch (error) {
+      emit({ type: "error", stage: "heartbeat", error, ids: entries.map((e) => e.id) });
+    }
+  }
 
   const waitForChange = () => new Promise<void>((resolve) => (wake = resolve));
   const onAbort = () => {

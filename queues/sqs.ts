@@ -48,7 +48,7 @@ function field(body: unknown, name: string): unknown {
 /** `job_id` and `rollout_id` as message attributes, so a consumer, the console or a DLQ redrive can tell messages apart unread. */
 export function sqsAttributes(body: unknown): Record<string, MessageAttributeValue> {
   const jobId = field(body, "job_id");
-  if (typeof jobId !== "string") return {};
+  if (typeof jobId !== "string" || jobId === "") return {}; // SQS refuses an empty attribute value
   const attributes: Record<string, MessageAttributeValue> = { job_id: { DataType: "String", StringValue: jobId } };
   const explicit = field(body, "rollout_id");
   const task = field(body, "task_index");
