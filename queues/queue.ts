@@ -59,14 +59,34 @@ export function messageBytes(body: unknown): number {
   return utf8Length(typeof body === "string" ? body : JSON.stringify(body)) + ENVELOPE_BYTES;
 }
 
-/** Splits messages into batches within the count and byte limits. */
-export function batches<T>(messages: OutgoingMessage<T>[], limits: QueueLimits): OutgoingMessage<T>[][] {
-  const out: OutgoingMessage<T>[][] = [];
-  let current: OutgoingMessage<T>[] = [];
+/** A message too large for its queue: the sender stores the body in the bucket and sends a pointer instead. */
+export class MessageTooLargeError extends RangeError {
+  override readonly name = "MessageTooLargeError";
+  constructor(
+    readonly bytes: number,
+    readonly limit: number,
+    /** Which message of the caller's list (0 when sent alone). */
+    readonly index = 0,
+  ) {
+    super(`queue message ${index} is ${bytes} bytes (UTF-8), over the limit of ${limit}: store the body in the bucket and send a pointer`);
+  }
+}
+
+/**
+ * Splits messages into batches within the count and byte limits; throws before anything is sent if one message is too large.
+ * `sizeOf` is how the backend counts a message (SQS adds its message attributes to the body).
+ */
+export function batches<M extends OutgoingMessage<unknown>>(
+  messages: M[],
+  limits: QueueLimits,
+  sizeOf: (message: M) => number = (message) => messageBytes(message.body),
+): M[][] {
+  const out: M[][] = [];
+  let current: M[] = [];
   let bytes = 0;
-  for (const message of messages) {
-    const size = messageBytes(message.body);
-    if (size > limits.maxMessageBytes) throw new RangeError(`a queue message of ${size} bytes is over the limit of ${limits.maxMessageBytes}`);
+  for (const [index, message] of messages.entries()) {
+    const size = sizeOf(message);
+    if (size > limits.maxMessageBytes) throw new MessageTooLargeError(size, limits.maxMessageBytes, index);
     if (current.length > 0 && (current.length >= limits.maxBatchMessages || bytes + size > limits.maxBatchBytes)) {
       out.push(current);
       current = [];
