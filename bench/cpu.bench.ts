@@ -1,14 +1,16 @@
 // CPU milliseconds per rollout of the local emulation (its Node process + the workerd processes Miniflare starts), for
 // 1-tool and 10-turn rollouts through /run and the jobs path; the simulator's CPU and the load generator's apart.
 //
-//   npx tsx bench/cpu.bench.ts [--quick] [--root <checkout>]... [--out <file.json>] [--compare <earlier.json>]
+//   npx tsx bench/cpu.bench.ts [--quick] [--reps N] [--root <checkout>]... [--out <file.json>] [--compare <earlier.json>]
+//   BENCH_QUICK=1 npm run bench -- cpu       (quick, through bench/run.ts, which passes no flags on)
 //
 // Every --root is another checkout of edgegym (npm ci'd): its local/emulation.ts runs in its own child process, so one
 // run measures before and after side by side, the first root being the baseline (default: this checkout). Processes:
 //   this one      the load generator (plain fetch) and the bookkeeping: "client" CPU
 //   simulator     local/simulator/main.ts of this checkout, a child: "simulator" CPU, from /proc/<pid>/stat
 //   host per root startLocal() of that checkout: "node" CPU from its process.cpuUsage() (over IPC), and "workerd" CPU
-//                 from /proc/<pid>/stat of its descendants; "edgegym" CPU = node + workerd.
+//                 from /proc/<pid>/stat of its descendants; "edgegym" CPU = node + workerd (+ any other descendant:
+//                 esbuild's service, idle once the bundles are built).
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -23,11 +25,14 @@ const { values } = parseArgs({
     root: { type: "string", multiple: true },
     out: { type: "string", default: path.join(BENCH_ROOT, "bench", "results-cpu.json") },
     compare: { type: "string" },
+    reps: { type: "string", default: "3" },
   },
 });
 const roots = (values.root?.length ? values.root : [BENCH_ROOT]).map((root) => path.resolve(root));
+if (values.compare && !existsSync(values.compare)) throw new Error(`--compare: no file ${values.compare}`);
 const CONCURRENCY = 32;
-const REPS = 3;
+const REPS = Number(values.reps);
+if (!Number.isInteger(REPS) || REPS < 1) throw new Error(`--reps must be a positive integer, got "${values.reps}"`);
 const JOB_ROWS = 16;
 const POLL_MS = 100;
 // Rollouts per measured window: enough for several seconds of CPU, so /proc's clock ticks (10 ms) stay below 1%.
@@ -205,7 +210,7 @@ try {
   process.stdout.write("edgegym = node (emulation host) + workerd (+ idle esbuild); sim and client (load generator) apart; ro = rollout; CPU in ms\n");
   for (const r of results) process.stdout.write(`${r.commit} (${r.root}): host below it ${r.processes.join(", ")}\n`);
   process.stdout.write("\n");
-  const baseline = values.compare && existsSync(values.compare) ? (JSON.parse(readFileSync(values.compare, "utf8")) as { results: typeof results }) : undefined;
+  const baseline = values.compare ? (JSON.parse(readFileSync(values.compare, "utf8")) as { results: typeof results }) : undefined;
   table(results, baseline?.results[0]?.scenarios);
   const report = { date: new Date().toISOString(), quick: values.quick, concurrency: CONCURRENCY, sizes: SIZES, reps: REPS, results };
   writeFileSync(values.out, `${JSON.stringify(report, null, 2)}\n`);
