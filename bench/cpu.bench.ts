@@ -139,7 +139,9 @@ function describeRoot(root: string): string {
   }
 }
 
-function table(results: { root: string; commit: string; scenarios: Record<string, Figures> }[], baseline?: Record<string, Figures>): void {
+type Result = { root: string; commit: string; scenarios: Record<string, Figures> };
+
+function table(results: Result[]): void {
   const head = ["root", "scenario", "turns/ro", "ro/s", "edgegym ms/ro", "spread", "node", "workerd", "ms/turn", "sim ms/ro", "client ms/ro", "reward"];
   const widths = [14, 18, 8, 7, 13, 6, 6, 8, 8, 9, 12, 6];
   const line = (cells: string[]) => `${cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(" ")}\n`;
@@ -165,10 +167,11 @@ function table(results: { root: string; commit: string; scenarios: Record<string
       );
     }
   }
-  const reference = baseline ?? results[0]!.scenarios;
-  const compared = baseline ? results : results.slice(1);
-  if (compared.length === 0) return;
-  process.stdout.write(`\nratios against ${baseline ? values.compare : `the first root (${results[0]!.commit})`}: rollouts/s, edgegym CPU ms per rollout\n`);
+}
+
+/** Each result's figures as ratios to a reference's, scenario by scenario. */
+function ratios(title: string, reference: Record<string, Figures>, compared: Result[]): void {
+  process.stdout.write(`\nratios against ${title}: rollouts/s, edgegym CPU ms per rollout (below 1 = less CPU)\n`);
   for (const result of compared) {
     for (const [name, f] of Object.entries(result.scenarios)) {
       const base = reference[name];
@@ -210,8 +213,10 @@ try {
   process.stdout.write("edgegym = node (emulation host) + workerd (+ idle esbuild); sim and client (load generator) apart; ro = rollout; CPU in ms\n");
   for (const r of results) process.stdout.write(`${r.commit} (${r.root}): host below it ${r.processes.join(", ")}\n`);
   process.stdout.write("\n");
-  const baseline = values.compare ? (JSON.parse(readFileSync(values.compare, "utf8")) as { results: typeof results }) : undefined;
-  table(results, baseline?.results[0]?.scenarios);
+  table(results);
+  if (results.length > 1) ratios(`the first root (${results[0]!.commit}), same run`, results[0]!.scenarios, results.slice(1));
+  if (values.compare)
+    ratios(`the first root of ${values.compare}`, (JSON.parse(readFileSync(values.compare, "utf8")) as { results: Result[] }).results[0]!.scenarios, results);
   const report = { date: new Date().toISOString(), quick: values.quick, concurrency: CONCURRENCY, sizes: SIZES, reps: REPS, results };
   writeFileSync(values.out, `${JSON.stringify(report, null, 2)}\n`);
   process.stdout.write(`\nfigures written to ${path.relative(process.cwd(), values.out)}\n`);
