@@ -35,7 +35,8 @@ const REPS = Number(values.reps);
 if (!Number.isInteger(REPS) || REPS < 1) throw new Error(`--reps must be a positive integer, got "${values.reps}"`);
 const JOB_ROWS = 16;
 const POLL_MS = 100;
-// Rollouts per measured window: enough for several seconds of CPU, so /proc's clock ticks (10 ms) stay below 1%.
+// Rollouts per measured window: full gives several seconds of CPU per window, so /proc's 10 ms clock ticks weigh
+// under 1%; quick about a second (1-2%), well under this shared machine's run-to-run noise.
 const SIZES = values.quick ? { "1-tool": 256, "10-turn": 64 } : { "1-tool": 1024, "10-turn": 256 };
 
 interface Scenario {
