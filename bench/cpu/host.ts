@@ -1,0 +1,41 @@
+// Child process of cpu.bench.ts: runs one checkout's local emulation (its own local/emulation.ts, imported by path) and
+// answers the parent over IPC with its own process.cpuUsage(), so the emulation's Node process is measured alone.
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import type { HostReply, HostRequest } from "./processes.js";
+
+// Only what the bench relies on: startLocal's public options and result, which the refactor keeps.
+interface Local {
+  url: string;
+  stop(): Promise<void>;
+}
+interface Emulation {
+  startLocal(options: { port: number; persist: false; environments: string[]; modelUrl: string; model: string }): Promise<Local>;
+}
+
+const [root, modelUrl, model, environments] = process.argv.slice(2);
+if (!root || !modelUrl || !model || !environments) throw new Error("usage: host.ts <root> <modelUrl> <model> <env,env>");
+
+function reply(message: HostReply): void {
+  process.send!(message);
+}
+
+const emulation = (await import(pathToFileURL(path.join(root, "local", "emulation.ts")).href)) as Emulation;
+const local = await emulation.startLocal({ port: 0, persist: false, environments: environments.split(","), modelUrl, model });
+
+let stopping = false;
+function stop(): void {
+  if (stopping) return;
+  stopping = true;
+  void local.stop().then(() => process.exit(0));
+}
+
+process.on("message", (message: HostRequest) => {
+  if (message.type === "cpu") {
+    const { user, system } = process.cpuUsage();
+    reply({ type: "cpu", id: message.id, micros: user + system });
+  } else if (message.type === "stop") stop();
+});
+// The parent's exit closes the IPC channel: stop the emulation with it rather than leave a workerd behind.
+process.on("disconnect", stop);
+reply({ type: "ready", url: local.url });
