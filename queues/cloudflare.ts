@@ -1,5 +1,5 @@
 // Cloudflare Queues behind the MessageQueue interface.
-import { batches, type MessageQueue, messageBytes, type QueueLimits } from "./queue.js";
+import { batches, type MessageQueue, MessageTooLargeError, messageBytes, type QueueLimits } from "./queue.js";
 
 /** Cloudflare's published limits: 128 KB a message, 256 KB and 100 messages a batch (kept a little clear of each). */
 export const CLOUDFLARE_LIMITS: QueueLimits = { maxMessageBytes: 126_000, maxBatchBytes: 250_000, maxBatchMessages: 100 };
@@ -14,7 +14,7 @@ export function cloudflareQueue<T>(binding: Queue<T>, limits: QueueLimits = CLOU
     limits,
     async send(body, options) {
       const size = messageBytes(body);
-      if (size > limits.maxMessageBytes) throw new RangeError(`a queue message of ${size} bytes is over the limit of ${limits.maxMessageBytes}`);
+      if (size > limits.maxMessageBytes) throw new MessageTooLargeError(size, limits.maxMessageBytes);
       await binding.send(body, { contentType: contentType(body), ...(options?.delaySeconds ? { delaySeconds: options.delaySeconds } : {}) });
     },
     async sendBatch(messages) {

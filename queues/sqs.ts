@@ -8,7 +8,7 @@ import {
   SendMessageCommand,
   type SQSClient,
 } from "@aws-sdk/client-sqs";
-import { rolloutId } from "./messages.js";
+import { rolloutId } from "../contracts/messages.js";
 import { batches, MessageTooLargeError, type MessageQueue, type OutgoingMessage, type QueueLimits, utf8Length } from "./queue.js";
 
 /**
