@@ -5,6 +5,7 @@ import { startLocal, modelFromEnv, type Local } from "../emulation.js";
 import { collectDirect, type CollectSummary } from "./collect-direct.js";
 import { CollectInterrupted, collectJob } from "./collect-jobs.js";
 import { formatProblem } from "./dataset.js";
+import { datasetCommand } from "./dataset-command.js";
 import { GatewayClient } from "./gateway-client.js";
 import { envCommand, initCommand } from "./env-command.js";
 import { jobsCommand } from "./jobs-command.js";
@@ -88,6 +89,7 @@ program
   });
 
 program.addCommand(jobsCommand());
+program.addCommand(datasetCommand());
 program.addCommand(initCommand());
 program.addCommand(envCommand());
 
