@@ -6,12 +6,15 @@ import { collectCommand } from "./collect-command.js";
 import { datasetCommand } from "./dataset-command.js";
 import { envCommand, initCommand } from "./env-command.js";
 import { jobsCommand } from "./jobs-command.js";
+import { exportCommand, reverifyCommand } from "./offline-commands.js";
 
 const program = new Command("edgegym").description("Reinforcement-learning environments for LLM agents, on the edge.");
 
 program.addCommand(collectCommand());
 program.addCommand(jobsCommand());
 program.addCommand(datasetCommand());
+program.addCommand(exportCommand());
+program.addCommand(reverifyCommand());
 program.addCommand(initCommand());
 program.addCommand(envCommand());
 
