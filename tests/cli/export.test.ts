@@ -9,7 +9,13 @@ import { edgegym } from "../helpers/cli.js";
 import { FIXTURES, fixtureRollouts, readJsonl } from "../helpers/fixtures.js";
 
 const dir = mkdtempSync(path.join(tmpdir(), "edgegym-export-"));
-const tool = { type: "function", name: "get_weather", description: "Weather of a city", parameters: { type: "object", properties: { city: { type: "string" } } }, strict: true };
+const tool = {
+  type: "function",
+  name: "get_weather",
+  description: "Weather of a city",
+  parameters: { type: "object", properties: { city: { type: "string" } } },
+  strict: true,
+};
 const call = (id: string, city: string) => ({ type: "function_call", call_id: id, name: "get_weather", arguments: JSON.stringify({ city }) });
 const output = (id: string, text: string) => ({ type: "function_call_output", call_id: id, output: text });
 const say = (text: string) => ({ type: "message", role: "assistant", content: [{ type: "output_text", text, annotations: [] }] });
@@ -17,7 +23,16 @@ const say = (text: string) => ({ type: "message", role: "assistant", content: [{
 function rollout(task: number, repeat: number, reward: number, items: unknown[]): Record<string, unknown> {
   return {
     responses_create_params: { instructions: "Be brief.", input: [{ role: "user", content: `Weather in city ${task}?` }], tools: [tool] },
-    response: { id: `r${task}${repeat}`, object: "response", created_at: 0, model: "m", output: items, parallel_tool_calls: true, tool_choice: "auto", tools: [] },
+    response: {
+      id: `r${task}${repeat}`,
+      object: "response",
+      created_at: 0,
+      model: "m",
+      output: items,
+      parallel_tool_calls: true,
+      tool_choice: "auto",
+      tools: [],
+    },
     reward,
     agent_ref: { type: "responses_api_agents", name: "example_single_tool_call_simple_agent" },
     _ng_task_index: task,
@@ -26,7 +41,8 @@ function rollout(task: number, repeat: number, reward: number, items: unknown[])
   };
 }
 
-const good = (task: number, repeat: number, reward = 1) => rollout(task, repeat, reward, [call(`c${repeat}`, "Paris"), output(`c${repeat}`, '{"weather":"cold"}'), say("Cold.")]);
+const good = (task: number, repeat: number, reward = 1) =>
+  rollout(task, repeat, reward, [call(`c${repeat}`, "Paris"), output(`c${repeat}`, '{"weather":"cold"}'), say("Cold.")]);
 const bad = (task: number, repeat: number, reward = 0) => rollout(task, repeat, reward, [say("No idea.")]);
 
 const records = [
@@ -59,7 +75,11 @@ describe("SFT", () => {
     const out = path.join(dir, "sft.jsonl");
     const summary = await exportRollouts({ ...base, output: out, metadata: true });
     expect(readJsonl(out)).toEqual([
-      { messages: [...PROMPT, ...GOOD_TURNS("c0")], tools: CHAT_TOOLS, metadata: { environment: "example_single_tool_call", task_index: 0, rollout_index: 0, reward: 1 } },
+      {
+        messages: [...PROMPT, ...GOOD_TURNS("c0")],
+        tools: CHAT_TOOLS,
+        metadata: { environment: "example_single_tool_call", task_index: 0, rollout_index: 0, reward: 1 },
+      },
       {
         messages: [PROMPT[0], { role: "user", content: "Weather in city 2?" }, ...GOOD_TURNS("c0")],
         tools: CHAT_TOOLS,
@@ -131,7 +151,17 @@ describe("chat format", () => {
 
   it("the command exports NeMo Gym's recorded rollouts and prints the summary", async () => {
     const out = path.join(dir, "ng-sft.jsonl");
-    const result = await edgegym(["export", "--format", "sft", "-i", path.join(FIXTURES, "example_multi_step", "example_rollouts.jsonl"), "-o", out, "--min-reward", "0"]);
+    const result = await edgegym([
+      "export",
+      "--format",
+      "sft",
+      "-i",
+      path.join(FIXTURES, "example_multi_step", "example_rollouts.jsonl"),
+      "-o",
+      out,
+      "--min-reward",
+      "0",
+    ]);
     expect(result.code).toBe(0);
     const exported = readJsonl(out);
     expect(exported).toHaveLength(fixtureRollouts("example_multi_step").length);
