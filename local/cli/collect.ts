@@ -1,4 +1,6 @@
 // A collection from start to end: plan the rollouts, run them (a job, or --direct), merge with a resumed run, write what it leaves.
+import { mkdirSync } from "node:fs";
+import path from "node:path";
 import { ROLLOUT_INDEX, TASK_INDEX } from "../../protocol/index.js";
 import type { DatasetProblem } from "./dataset.js";
 import { buildPlan, type Plan, type RepeatsSpec } from "./collect-plan.js";
@@ -59,6 +61,8 @@ export async function collectWith<O>(client: GatewayClient, options: O & Collect
   if (options.environment && !known.includes(options.environment)) {
     throw new Error(`no environment "${options.environment}" at ${client.url} (known: ${known.join(", ")})`);
   }
+  // As NeMo Gym does: the output's folder is made up front, before any rollout runs.
+  mkdirSync(path.dirname(path.resolve(options.output)), { recursive: true });
   const previous = options.resume ? await readPrevious(options.output) : { records: [], done: new Set<string>() };
   const plan = await buildPlan({ ...options, known, done: previous.done });
   try {

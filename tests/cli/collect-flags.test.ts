@@ -112,13 +112,34 @@ describe("a collated dataset of three environments", () => {
     expect(metrics.string_match.group_level_metrics).toHaveLength(5);
   });
 
-  it("--limit takes the first rows", async () => {
-    const out = path.join(dir, "limited.jsonl");
+  it("--limit takes the first rows; the output's folder is made", async () => {
+    const out = path.join(dir, "new", "folder", "limited.jsonl");
     const result = await edgegym(["collect", "--url", local.url, "-i", path.join(collated, "train.jsonl"), "-o", out, "--limit", "2"]);
     expect(result.code).toBe(0);
     expect(keys(readJsonl(out))).toEqual([
       [0, 0],
       [1, 0],
+    ]);
+  });
+});
+
+describe("identical lines", () => {
+  it("are one task, their rollouts numbered on (NeMo Gym's recorded blackjack rollouts are task 0, rollouts 0-4)", async () => {
+    const [a, b] = fixtureRows("string_match");
+    const input = writeRows("copies.jsonl", [a, a, b, a]);
+    const out = path.join(dir, "copies-out.jsonl");
+    const result = await edgegym(["collect", "--url", local.url, "-e", "string_match", "-i", input, "-o", out, "-n", "2"]);
+    expect(result.code).toBe(0);
+    expect(jobsIn(result.stderr)).toEqual([8]);
+    expect(keys(readJsonl(out))).toEqual([
+      [0, 0],
+      [0, 1],
+      [0, 2],
+      [0, 3],
+      [0, 4],
+      [0, 5],
+      [2, 0],
+      [2, 1],
     ]);
   });
 });
