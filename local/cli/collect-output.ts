@@ -1,7 +1,7 @@
 // What a collection leaves: the sorted rollouts, the failures, metrics per environment and NeMo Gym's _aggregate_metrics.json.
 import { existsSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { ROLLOUT_INDEX, TASK_INDEX } from "../../protocol/index.js";
-import { environmentFromAgentName } from "../../functions/agent/resolve.js";
+import { environmentFromAgentName } from "./agent-ref.js";
 import type { DatasetProblem } from "./dataset.js";
 import type { GatewayClient } from "./gateway-client.js";
 import { rolloutKey } from "./collect-plan.js";

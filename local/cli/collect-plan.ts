@@ -4,7 +4,7 @@ import { createWriteStream, mkdtempSync, rmSync } from "node:fs";
 import { once } from "node:events";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { environmentFromAgentName } from "../../functions/agent/resolve.js";
+import { environmentFromAgentName } from "./agent-ref.js";
 import type { DatasetRow } from "../../protocol/index.js";
 import type { DatasetProblem } from "./dataset.js";
 import type { LoadedPromptConfig } from "./prompt-config.js";

@@ -1,7 +1,7 @@
 // `edgegym export`: scored rollouts → offline training data. SFT keeps good rollouts as chat transcripts; DPO pairs better and worse ones.
 import { createWriteStream } from "node:fs";
 import { once } from "node:events";
-import { environmentFromAgentName } from "../../functions/agent/resolve.js";
+import { environmentFromAgentName } from "./agent-ref.js";
 import { RecordedRollout, ROLLOUT_INDEX, TASK_INDEX } from "../../protocol/index.js";
 import { discoverEnvironments } from "../environments.js";
 import { type ChatOptions, chatTools, itemsToMessages, promptMessages } from "./chat-format.js";

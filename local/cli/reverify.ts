@@ -1,7 +1,7 @@
 // `edgegym reverify`: re-score recorded rollouts with the current environment code, in this process, and say where the reward changed.
 import { createWriteStream, type WriteStream } from "node:fs";
 import { once } from "node:events";
-import { environmentFromAgentName } from "../../functions/agent/resolve.js";
+import { environmentFromAgentName } from "./agent-ref.js";
 import { ROLLOUT_INDEX, TASK_INDEX } from "../../protocol/index.js";
 import { discoverEnvironments } from "../environments.js";
 import { loadEnvironment, verifyInProcess } from "./environment-runner.js";

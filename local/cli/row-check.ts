@@ -2,7 +2,7 @@
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
 import { type DatasetRow, isFunctionTool } from "../../protocol/index.js";
-import { environmentFromAgentName } from "../../functions/agent/resolve.js";
+import { environmentFromAgentName } from "./agent-ref.js";
 import { type DatasetProblem, parseValue } from "./dataset.js";
 import { type LoadedEnvironment, loadEnvironment } from "./environment-runner.js";
 import { applyPromptConfig, type LoadedPromptConfig } from "./prompt-config.js";
