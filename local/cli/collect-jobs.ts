@@ -1,21 +1,20 @@
-// Rollout collection through the queues (the default): create a job, follow its progress, download what it wrote.
-import { createWriteStream, existsSync, rmSync, writeFileSync } from "node:fs";
+// Rollout collection through the queues (the default): create a job from the plan, follow its progress, download what it wrote.
+import { createWriteStream } from "node:fs";
+import { createInterface } from "node:readline";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { setTimeout as sleep } from "node:timers/promises";
+import { type CollectOptions, collectWith, PartialCollection, type RunResult, remap } from "./collect.js";
+import type { CollectSummary, RecordLine } from "./collect-output.js";
+import type { Plan } from "./collect-plan.js";
 import type { DatasetProblem } from "./dataset.js";
-import { sidecarPath, type CollectSummary } from "./collect-direct.js";
-import { JobsClient, type GatewayClient, type GatewayError, type JobSnapshot } from "./gateway-client.js";
-import { silentProgress, type Progress } from "./progress.js";
+import { type GatewayClient, type GatewayError, JobsClient, type JobSnapshot } from "./gateway-client.js";
+import { silentProgress } from "./progress.js";
 
-export interface CollectJobOptions {
-  input: string;
-  output: string;
-  environment?: string;
-  numRepeats?: number;
-  limit?: number;
-  progress?: Progress;
-  signal?: AbortSignal;
+export type { CollectSummary } from "./collect-output.js";
+
+export interface CollectJobOptions extends CollectOptions {
   /** Called once the job exists, e.g. to tell the user its id. */
   onJob?: (job: JobSnapshot) => void;
   pollMs?: number;
@@ -27,33 +26,49 @@ export class CollectInterrupted extends Error {
   }
 }
 
-/** Download one kind of a job's results to a file; false when there were none. */
-async function download(jobs: JobsClient, id: string, kind: "rollouts" | "failures", file: string): Promise<void> {
-  await pipeline(Readable.fromWeb((await jobs.lines(id, kind)) as import("node:stream/web").ReadableStream<Uint8Array>), createWriteStream(file));
+async function downloadLines(jobs: JobsClient, id: string, kind: "rollouts" | "failures", plan: Plan): Promise<RecordLine[]> {
+  const stream = Readable.fromWeb((await jobs.lines(id, kind)) as NodeReadableStream<Uint8Array>);
+  const records: RecordLine[] = [];
+  for await (const text of createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY })) {
+    if (text.trim()) records.push(remap(plan, JSON.parse(text) as RecordLine));
+  }
+  return records;
 }
 
-export async function collectJob(client: GatewayClient, options: CollectJobOptions): Promise<CollectSummary & { job: JobSnapshot }> {
-  const jobs = new JobsClient(client);
-  const problems: DatasetProblem[] = [];
-  let job: JobSnapshot;
+async function createJob(jobs: JobsClient, plan: Plan, options: CollectJobOptions): Promise<JobSnapshot> {
   try {
-    job = await jobs.create(options.input, {
+    return await jobs.create(plan.uploadFile, {
       environment: options.environment,
-      num_repeats: options.numRepeats,
-      limit: options.limit,
+      num_repeats: plan.numRepeats,
       // A bad line stops nothing that was accepted: it is reported, the rest run.
       skip_invalid: true,
+      // The gateway shallow-merges these into each row's responses_create_params.
+      ...(options.overrides && Object.keys(options.overrides).length ? { responses_create_params: options.overrides } : {}),
     });
   } catch (error) {
     const e = error as GatewayError;
-    // Every line bad: the gateway names each one; say them as file:line: field.
+    // Every line refused: the gateway names each one; say them as the input's file:line: field.
     if (e.envelope?.issues?.length) {
-      const lines = e.envelope.issues.map((i) => `${options.input}:${i.line ?? "?"}: ${i.path.length ? `${i.path.join(".")}: ` : ""}${i.message}`);
+      const lines = e.envelope.issues.map((i) => {
+        const line = i.line !== undefined ? plan.sourceLines[i.line - 1] : undefined;
+        return `${options.input}:${line ?? "?"}: ${i.path.length ? `${i.path.join(".")}: ` : ""}${i.message}`;
+      });
       throw new Error(`${e.envelope.message}\n${lines.join("\n")}`);
     }
     throw error;
   }
-  for (const skipped of job.skipped_lines ?? []) problems.push({ file: options.input, line: skipped.line, field: skipped.field, message: skipped.message });
+}
+
+/** Runs the plan as one job; records come back with the input's indices. */
+export async function runJob(client: GatewayClient, plan: Plan, options: CollectJobOptions, context: { streamTo?: string }): Promise<RunResult> {
+  const jobs = new JobsClient(client);
+  let job = await createJob(jobs, plan, options);
+  const problems: DatasetProblem[] = (job.skipped_lines ?? []).map((skipped) => ({
+    file: options.input,
+    line: plan.sourceLines[skipped.line - 1] ?? 0,
+    field: skipped.field,
+    message: skipped.message,
+  }));
   options.onJob?.(job);
 
   const progress = options.progress ?? silentProgress;
@@ -61,7 +76,11 @@ export async function collectJob(client: GatewayClient, options: CollectJobOptio
   let reported = 0;
   try {
     while (job.status === "running") {
-      if (options.signal?.aborted) throw new CollectInterrupted(job);
+      if (options.signal?.aborted) {
+        // What is done so far goes to the output, so `collect --resume` collects only the rest.
+        const partial = await downloadLines(jobs, job.id, "rollouts", plan).catch(() => []);
+        throw new PartialCollection(new CollectInterrupted(job), partial);
+      }
       await sleep(options.pollMs ?? 250);
       job = await jobs.get(job.id);
       const finished = job.counts.done + job.counts.failed;
@@ -71,28 +90,16 @@ export async function collectJob(client: GatewayClient, options: CollectJobOptio
     progress.stop();
   }
 
-  await download(jobs, job.id, "rollouts", options.output);
-  const failuresFile = sidecarPath(options.output, ".failures.jsonl");
-  if (job.counts.failed > 0) await download(jobs, job.id, "failures", failuresFile);
-  else if (existsSync(failuresFile)) rmSync(failuresFile);
-  const metricsFile = sidecarPath(options.output, ".metrics.json");
-  writeFileSync(metricsFile, `${JSON.stringify(job.metrics ?? {}, null, 2)}\n`);
-
-  const environments: CollectSummary["environments"] = {};
-  for (const [name, metrics] of Object.entries(job.metrics ?? {})) {
-    const count = (metrics.group_level_metrics ?? []).reduce((n, g) => n + Number(g.num_rollouts ?? 0), 0);
-    environments[name] = { rollouts: count, failed: 0, metrics };
+  const failures = job.counts.failed > 0 ? await downloadLines(jobs, job.id, "failures", plan) : [];
+  if (context.streamTo) {
+    // The job's indices are the input's: its JSONL goes straight to disk, never whole in memory.
+    const body = Readable.fromWeb((await jobs.lines(job.id, "rollouts")) as NodeReadableStream<Uint8Array>);
+    await pipeline(body, createWriteStream(context.streamTo));
+    return { records: [], failures, problems, jobMetrics: job.metrics, written: { rollouts: job.counts.done } };
   }
-  // Failures are counted per job; put them on the job's environment (or the only one) for the table.
-  const names = Object.keys(environments);
-  const owner = job.environment ?? (names.length === 1 ? names[0] : undefined);
-  if (owner) environments[owner] = { rollouts: environments[owner]?.rollouts ?? 0, failed: job.counts.failed, metrics: environments[owner]?.metrics };
-  return {
-    job,
-    rollouts: job.counts.done,
-    failed: job.counts.failed,
-    problems,
-    environments,
-    files: { rollouts: options.output, ...(job.counts.failed ? { failures: failuresFile } : {}), metrics: metricsFile },
-  };
+  return { records: await downloadLines(jobs, job.id, "rollouts", plan), failures, problems, jobMetrics: job.metrics };
+}
+
+export function collectJob(client: GatewayClient, options: CollectJobOptions): Promise<CollectSummary & { job?: JobSnapshot }> {
+  return collectWith(client, options, runJob);
 }

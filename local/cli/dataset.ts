@@ -29,6 +29,11 @@ export function parseLine(text: string, file: string, line: number): DatasetRow 
   } catch (error) {
     return [{ file, line, field: "", message: `not valid JSON (${error instanceof Error ? error.message : String(error)})` }];
   }
+  return parseValue(value, file, line);
+}
+
+/** A parsed JSON value's verdict against the protocol. */
+export function parseValue(value: unknown, file: string, line: number): DatasetRow | DatasetProblem[] {
   const parsed = DatasetRow.safeParse(value);
   if (parsed.success) return parsed.data;
   return issuesOf(parsed.error).map((issue) => ({ file, line, field: issue.path.join("."), message: issue.message }));

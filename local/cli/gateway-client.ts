@@ -77,6 +77,8 @@ export interface JobOptionsInput {
   num_repeats?: number;
   limit?: number;
   skip_invalid?: boolean;
+  /** Shallow-merged into each row's responses_create_params by the gateway. */
+  responses_create_params?: Record<string, unknown>;
 }
 
 export interface JobSnapshot {
@@ -105,7 +107,7 @@ export class JobsClient {
     const query = new URLSearchParams(
       Object.entries(options)
         .filter(([, v]) => v !== undefined)
-        .map(([k, v]): [string, string] => [k, String(v)]),
+        .map(([k, v]): [string, string] => [k, typeof v === "object" ? JSON.stringify(v) : String(v)]),
     );
     const body = Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>;
     const response = await fetch(`${this.gateway.url}/v1/jobs?${query}`, {

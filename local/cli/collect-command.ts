@@ -1,0 +1,160 @@
+// `edgegym collect`: NeMo Gym's rollout collection flags (gym eval run / ng_collect_rollouts) on edgegym's jobs or /run.
+import { existsSync, statSync } from "node:fs";
+import path from "node:path";
+import { Command, InvalidArgumentError, Option } from "commander";
+import { type Local, modelFromEnv, startLocal } from "../emulation.js";
+import { PROJECT_ROOT } from "../paths.js";
+import { collectDirect } from "./collect-direct.js";
+import { CollectInterrupted, collectJob } from "./collect-jobs.js";
+import type { CollectSummary } from "./collect-output.js";
+import { parseRepeats, type RepeatsSpec } from "./collect-plan.js";
+import { SPLITS } from "./collate.js";
+import { formatProblem } from "./dataset.js";
+import { GatewayClient } from "./gateway-client.js";
+import { loadPromptConfig } from "./prompt-config.js";
+import { progressBar } from "./progress.js";
+import { metricsTable } from "./table.js";
+
+export function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("expected a positive integer");
+  return n;
+}
+
+function number(value: string): number {
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isFinite(n)) throw new InvalidArgumentError("expected a number");
+  return n;
+}
+
+function repeats(value: string): RepeatsSpec {
+  try {
+    return parseRepeats(value);
+  } catch (error) {
+    throw new InvalidArgumentError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+interface CollectFlags {
+  input?: string;
+  output: string;
+  environment?: string;
+  numRepeats: RepeatsSpec;
+  numRepeatsAddSeed?: boolean;
+  limit?: number;
+  temperature?: number;
+  topP?: number;
+  maxOutputTokens?: number;
+  promptConfig?: string;
+  split?: string;
+  resume?: boolean;
+  concurrency: number;
+  direct?: boolean;
+  url?: string;
+  token?: string;
+}
+
+/** The input file: --input, or a split of a collated directory, or of an environment's data/ folder. */
+export function resolveInput(flags: Pick<CollectFlags, "input" | "split" | "environment">): string {
+  if (flags.split) {
+    if (flags.input && existsSync(flags.input) && statSync(flags.input).isDirectory()) return path.join(flags.input, `${flags.split}.jsonl`);
+    if (!flags.input && flags.environment) return path.join(PROJECT_ROOT, "environments", flags.environment, "data", `${flags.split}.jsonl`);
+    if (flags.input)
+      throw new Error(`--split ${flags.split} reads <dir>/${flags.split}.jsonl: --input must be a directory made by \`edgegym dataset collate\``);
+  }
+  if (!flags.input) throw new Error("give --input <rows.jsonl> (or --split with a collated --input directory, or with --environment)");
+  return flags.input;
+}
+
+function report(summary: CollectSummary): void {
+  for (const problem of summary.problems) process.stderr.write(`skipped ${formatProblem(problem)}\n`);
+  const columns = Object.entries(summary.environments).map(([environment, counts]) => ({ environment, ...counts }));
+  process.stdout.write(`${metricsTable(columns)}\n\n`);
+  process.stdout.write(`rollouts: ${summary.files.rollouts} (${summary.rollouts}${summary.resumed ? `, ${summary.resumed} from the earlier run` : ""})\n`);
+  if (summary.files.failures) process.stdout.write(`failures: ${summary.files.failures} (${summary.failed})\n`);
+  process.stdout.write(`metrics:  ${summary.files.metrics}\n`);
+  process.stdout.write(`aggregate metrics (NeMo Gym's format): ${summary.files.aggregateMetrics}\n`);
+  if (summary.problems.length) process.stderr.write(`${summary.problems.length} input problem(s) reported above\n`);
+  if (summary.rollouts === 0) process.exitCode = 1;
+}
+
+async function run(flags: CollectFlags): Promise<void> {
+  const input = resolveInput(flags);
+  if (!existsSync(input)) throw new Error(`cannot read ${input}: no such file`);
+  const overrides = Object.fromEntries(
+    Object.entries({ temperature: flags.temperature, top_p: flags.topP, max_output_tokens: flags.maxOutputTokens }).filter(([, v]) => v !== undefined),
+  );
+  const promptConfig = flags.promptConfig ? loadPromptConfig(flags.promptConfig) : undefined;
+  let local: Local | undefined;
+  const controller = new AbortController();
+  const interrupt = () => controller.abort();
+  process.once("SIGINT", interrupt);
+  try {
+    if (!flags.url) {
+      process.stderr.write("starting the local emulation…\n");
+      local = await startLocal({ port: 0, ...modelFromEnv() });
+    }
+    const url = flags.url ?? local!.url;
+    const client = new GatewayClient(url, flags.token);
+    const common = {
+      input,
+      output: flags.output,
+      environment: flags.environment,
+      numRepeats: flags.numRepeats,
+      limit: flags.limit,
+      promptConfig,
+      overrides,
+      addSeed: flags.numRepeatsAddSeed,
+      resume: flags.resume,
+      progress: progressBar("collect"),
+      signal: controller.signal,
+    };
+    try {
+      if (flags.direct) report(await collectDirect(client, { ...common, concurrency: flags.concurrency }));
+      else report(await collectJob(client, { ...common, onJob: (job) => process.stderr.write(`job ${job.id}: ${job.counts.total} rollouts\n`) }));
+    } catch (error) {
+      if (!controller.signal.aborted) throw error;
+      const resume = "run the same command with --resume to collect only the rest";
+      if (error instanceof CollectInterrupted) {
+        const follow = `edgegym jobs status ${error.job.id}${flags.url ? ` --url ${flags.url}` : ""}`;
+        process.stderr.write(
+          local
+            ? `\ninterrupted: job ${error.job.id} stops with this command's local emulation; the rollouts it finished are in ${flags.output}: ${resume}.\n`
+            : `\ninterrupted: job ${error.job.id} keeps running on the gateway. Follow it with \`${follow}\`, fetch it with \`edgegym jobs results ${error.job.id} -o ${flags.output}${flags.url ? ` --url ${flags.url}` : ""}\`; the rollouts finished so far are in ${flags.output} (cancel the job, then ${resume}).\n`,
+        );
+      } else {
+        process.stderr.write(`\ninterrupted: the rollouts finished so far are in ${flags.output}: ${resume}.\n`);
+      }
+      process.exitCode = 130;
+    }
+  } finally {
+    process.off("SIGINT", interrupt);
+    await local?.stop();
+  }
+}
+
+export function collectCommand(): Command {
+  return new Command("collect")
+    .description("collect scored rollouts for a JSONL dataset (a job through the queues; --direct for /run)")
+    .option("-i, --input <rows.jsonl|dir>", "dataset in NeMo Gym's JSONL format (with --split: a directory made by `dataset collate`)")
+    .requiredOption("-o, --output <out.jsonl>", "where the scored rollouts go (failures and metrics are written beside it)")
+    .option("-e, --environment <name>", "environment for every row (default: each row's agent_ref)")
+    .option("-n, --num-repeats <n|env=n,…>", "rollouts per row; per environment as mcqa=8,string_match=2,_default=1", repeats, 1)
+    .option("--num-repeats-add-seed", 'give each rollout its own "seed" (its rollout index) in metadata.extra_body, which vLLM honours')
+    .option("--limit <n>", "only the first n rows", positiveInt)
+    .option("--temperature <t>", "override responses_create_params.temperature on every row", number)
+    .option("--top-p <p>", "override responses_create_params.top_p on every row", number)
+    .option("--max-output-tokens <n>", "override responses_create_params.max_output_tokens on every row", positiveInt)
+    .option("--prompt-config <file.yaml>", "build each row's input from this template (NeMo Gym's prompt_config)")
+    .addOption(
+      new Option("--split <split>", "with a collated --input directory: <dir>/<split>.jsonl; with only -e: environments/<env>/data/<split>.jsonl").choices(
+        SPLITS,
+      ),
+    )
+    .option("--resume", "keep the rollouts already in --output and collect only the missing ones")
+    .option("-c, --concurrency <n>", "rollouts in flight (--direct only; the queues pace themselves)", positiveInt, 16)
+    .option("--direct", "call /run for each rollout instead of creating a job")
+    .option("--url <gateway>", "an edgegym gateway; without it the local emulation is started and stopped")
+    .addOption(new Option("--token <token>", "bearer token for the gateway").env("EDGEGYM_TOKEN"))
+    .action(run);
+}

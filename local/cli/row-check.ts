@@ -1,0 +1,80 @@
+// One dataset line checked as `edgegym dataset validate` does: JSON, prompt template, the protocol, the environment's fields and tools.
+import { createReadStream } from "node:fs";
+import { createInterface } from "node:readline";
+import { type DatasetRow, isFunctionTool } from "../../protocol/index.js";
+import { environmentFromAgentName } from "./agent-ref.js";
+import { type DatasetProblem, parseValue } from "./dataset.js";
+import { type LoadedEnvironment, loadEnvironment } from "./environment-runner.js";
+import { applyPromptConfig, type LoadedPromptConfig } from "./prompt-config.js";
+
+export interface RowCheckOptions {
+  /** Every row is for this environment; without it, a row's agent_ref names its environment (if bundled). */
+  environment?: string;
+  promptConfig?: LoadedPromptConfig;
+  /** The bundled environments (for agent_ref names). */
+  known: string[];
+  /** Skip the environment checks: the protocol (and template) only. */
+  protocolOnly?: boolean;
+}
+
+export type RowVerdict =
+  /** `raw` is the row as written (after the template): NeMo Gym's metrics count what the file says, not parsed defaults. */
+  { ok: true; row: DatasetRow; raw: DatasetRow; environment?: string } | { ok: false; problems: DatasetProblem[]; environment?: string };
+
+/** Lines of a file, 1-based, read as a stream: a file of any size in bounded memory. Blank lines are skipped. */
+export async function* fileLines(file: string): AsyncGenerator<{ line: number; text: string }> {
+  const reader = createInterface({ input: createReadStream(file, "utf8"), crlfDelay: Number.POSITIVE_INFINITY });
+  let line = 0;
+  try {
+    for await (const text of reader) {
+      line++;
+      if (text.trim() !== "") yield { line, text };
+    }
+  } finally {
+    reader.close();
+  }
+}
+
+/** The environment-specific problems: missing or malformed task fields, tools the environment does not serve. */
+function environmentProblems(environment: LoadedEnvironment, row: DatasetRow): { path: string; message: string }[] {
+  const problems = environment.taskProblems(row);
+  // An environment without tools of its own only reads the model's calls in verify (xlam_fc, structured_outputs): any tool may be offered.
+  if (environment.tools.length > 0) {
+    (row.responses_create_params.tools ?? []).forEach((tool, i) => {
+      if (isFunctionTool(tool) && !environment.tools.includes(tool.name)) {
+        problems.push({
+          path: `responses_create_params.tools.${i}.name`,
+          message: `"${tool.name}" is not a tool of ${environment.name} (its tools: ${environment.tools.join(", ")})`,
+        });
+      }
+    });
+  }
+  return problems;
+}
+
+export async function checkRow(text: string, file: string, line: number, options: RowCheckOptions): Promise<RowVerdict> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, problems: [{ file, line, field: "", message: `not valid JSON (${error instanceof Error ? error.message : String(error)})` }] };
+  }
+  if (options.promptConfig && value && typeof value === "object" && !Array.isArray(value)) {
+    const templated = applyPromptConfig(options.promptConfig, value as Record<string, unknown>);
+    if ("problem" in templated) return { ok: false, problems: [{ file, line, ...templated.problem }] };
+    value = templated.row;
+  }
+  const verdict = parseValue(value, file, line);
+  if (Array.isArray(verdict)) return { ok: false, problems: verdict };
+  const row = verdict;
+  const raw = value as DatasetRow;
+  const agentName = row.agent_ref?.name;
+  const named = agentName ? environmentFromAgentName(agentName, options.known) : undefined;
+  const environment = options.environment ?? named;
+  if (options.protocolOnly || !environment) return { ok: true, row, raw, environment };
+  // An explicit environment wins over the row's agent_ref, as the gateway's jobs do: no mismatch to report.
+  const problems: DatasetProblem[] = [];
+  const loaded = await loadEnvironment(environment);
+  for (const problem of environmentProblems(loaded, row)) problems.push({ file, line, field: problem.path, message: problem.message });
+  return problems.length ? { ok: false, problems, environment } : { ok: true, row, raw, environment };
+}
