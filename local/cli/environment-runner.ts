@@ -40,15 +40,15 @@ async function load(name: string, root: string): Promise<LoadedEnvironment> {
   if (!known.includes(name)) throw new Error(`no environment "${name}" (known: ${known.join(", ")})`);
   const module = (await import(pathToFileURL(path.join(root, "environments", name, "index.ts")).href)) as { default: Environment };
   const definition = module.default;
-  const gymnasium = definition.gymnasium !== undefined;
+  const gymnasium = definition.kind === "gymnasium";
   return {
     name,
-    tools: gymnasium ? (definition.gymnasium?.tools ?? []).map((tool) => tool.name) : [...definition.tools.keys()],
+    tools: definition.kind === "gymnasium" ? definition.tools.map((tool) => tool.name) : [...definition.tools.keys()],
     stateful: definition.stateful,
     gymnasium,
     definition,
     taskProblems(row) {
-      const parsed = definition.seedRequest.safeParse(row);
+      const parsed = definition.task.safeParse(row);
       return parsed.success ? [] : issuesOf(parsed.error).map((issue) => ({ path: issue.path.join("."), message: issue.message }));
     },
   };
@@ -68,7 +68,10 @@ export type InProcessVerdict =
 
 /** Runs the environment's verify on a recorded (row + response) in this process, with no session state and no judge. */
 export async function verifyInProcess(environment: LoadedEnvironment, body: Record<string, unknown>): Promise<InProcessVerdict> {
-  const outcome = await perform(environment.definition, { kind: "verify" }, body, {
+  const definition = environment.definition;
+  if (definition.kind === "gymnasium")
+    return { kind: "error", status: 404, message: `${definition.name} is a gymnasium environment: it has no /verify to re-run` };
+  const outcome = await perform(definition, { kind: "verify" }, body, {
     sessionId: "reverify",
     state: noState,
     signal: AbortSignal.timeout(60_000),
