@@ -20,7 +20,9 @@ function floorDiv(a: number, b: PyValue): number {
 function times(a: number, b: PyValue): number {
   if (b === null) throw new PyError("TypeError", `unsupported operand type(s) for *: 'int' and 'NoneType'`);
   if (typeof b === "string") throw new PyError("TypeError", "can't multiply sequence by non-int of type 'str'");
-  return a * num(b);
+  const product = a * num(b);
+  // Python's ints have no -0.
+  return Object.is(product, -0) ? 0 : product;
 }
 
 /** min(a, b): b unless b < a. */
