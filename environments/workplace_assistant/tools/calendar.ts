@@ -80,24 +80,22 @@ export const CALENDAR_TOOLS: Record<string, ToolSpec> = {
     },
     required: [],
     run(db, args) {
-      let [timeMin, timeMax]: [PyValue | Timestamp, PyValue | Timestamp] = [arg(args, "time_min"), arg(args, "time_max")];
-      if (truthy(timeMin as PyValue)) {
-        timeMin = bound(timeMin as PyValue, "time_min");
-        if (typeof timeMin === "string") return timeMin;
+      // Each bound, when given, is read first; a ValueError ends the call with the tool's own message.
+      const bounds: (Timestamp | null)[] = [];
+      for (const name of ["time_min", "time_max"]) {
+        const value = arg(args, name);
+        const read = truthy(value) ? bound(value, name) : null;
+        if (typeof read === "string") return read;
+        bounds.push(read);
       }
-      if (truthy(timeMax as PyValue)) {
-        timeMax = bound(timeMax as PyValue, "time_max");
-        if (typeof timeMax === "string") return timeMax;
-      }
+      const [from, to] = bounds;
       const query = arg(args, "query", "");
       const rows = db.rows("calendar_events");
       const byName = containsMask(rows, "event_name", query, true);
       const byParticipant = containsMask(rows, "participant_email", query, true);
       let events = rows.filter((_, i) => byName[i] || byParticipant[i]);
-      // The bounds were replaced by Timestamps above exactly when they were given.
-      const [from, to] = [timeMin, timeMax];
-      if (from && typeof from === "object") events = events.filter((event) => compareTimestamps(startOf(event), from) >= 0);
-      if (to && typeof to === "object") events = events.filter((event) => compareTimestamps(startOf(event), to) <= 0);
+      if (from) events = events.filter((event) => compareTimestamps(startOf(event), from) >= 0);
+      if (to) events = events.filter((event) => compareTimestamps(startOf(event), to) <= 0);
       if (events.length === 0) return "No events found.";
       // list.sort(key=pd.Timestamp, reverse=True) is stable: equal starts keep their order.
       const starts = new Map(events.map((event) => [event, startOf(event)]));
