@@ -158,6 +158,20 @@ describe("the example rows", () => {
   });
 });
 
+describe("a rollout through the agent (the simulator as the model)", () => {
+  it("runs each example row to a scored record: tool answers, right or wrong, reach the model as outputs", async () => {
+    for (const row of ROWS) {
+      const answer = await postJson(`${local.url}/run?environment=${NAME}`, row);
+      expect(answer.status).toBe(200);
+      expect([0, 1]).toContain(answer.body.reward);
+      expect(answer.body.ground_truth).toEqual(row.ground_truth);
+      const outputs = (answer.body.response.output as Item[]).filter((o) => o.type === "function_call_output");
+      expect(outputs.length).toBeGreaterThan(0);
+      for (const o of outputs) expect(JSON.parse(o.output!)).toHaveProperty("output");
+    }
+  });
+});
+
 describe("sessions: each its own tables, in its own Durable Object", () => {
   const status = async (use: (tool: string, args: Record<string, unknown>) => Promise<unknown>) =>
     ((await use("customer_relationship_manager_search_customers", { customer_name: "Casey Wilson" })) as { customers: { status: string }[] }).customers[0]!
