@@ -6,3 +6,9 @@ export { aggregateMetrics, passAtK, groupByTask, highestKMetrics } from "../../m
 export { allOutputText, functionCalls, outputText, lastAssistantText } from "./response-helpers.js";
 export { JudgeError, type Judge } from "./judge.js";
 export { z } from "zod";
+// Python semantics environments ported from NeMo Gym share: `re` patterns, int()/float()/repr(float), truthiness, ==, str methods.
+export { compilePythonRegex, isPythonRegexFailure, PythonRegexError, UnsupportedPythonRegex } from "./python/regex.js";
+export { parsePyFloat, parsePyInt, pyFloatRepr } from "./python/numbers.js";
+export { pyEqual, pyTruthy } from "./python/values.js";
+export { pyLen, pySplit } from "./python/text.js";
+export { pyJsonLoads, PythonJsonDecodeError } from "./python/json.js";

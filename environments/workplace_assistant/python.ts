@@ -1,0 +1,123 @@
+// The Python operations NeMo Gym's workplace tools apply to whatever JSON the model sends: truthiness, str(), .lower(), in, <, int().
+import { parsePyInt, pyEqual, pyFloatRepr, pyTruthy } from "../sdk/index.js";
+
+/** A JSON scalar as the tools receive and store it (arrays and objects are refused before a tool runs). */
+export type PyValue = string | number | boolean | null;
+
+/** A Python exception: its type, and the text `str(exception)` gives, which NeMo Gym hands to the model. */
+export class PyError extends Error {
+  constructor(
+    readonly type: "AttributeError" | "KeyError" | "TypeError" | "ValueError" | "ZeroDivisionError" | "OverflowError" | "re.error",
+    message: string,
+  ) {
+    super(message);
+    this.name = type;
+  }
+}
+
+/** type(value).__name__; a JSON number with no fraction counts as an int (JSON cannot say 1.0 from 1). */
+export function typeName(value: PyValue): string {
+  if (value === null) return "NoneType";
+  if (typeof value === "boolean") return "bool";
+  if (typeof value === "number") return Number.isInteger(value) ? "int" : "float";
+  return "str";
+}
+
+export const truthy = (value: PyValue | undefined): boolean => pyTruthy(value);
+export const equal = (a: PyValue, b: PyValue): boolean => pyEqual(a, b);
+
+/** str(value), as an f-string prints it; a missing cell (pandas NaN) prints "nan". */
+export function str(value: PyValue, missing = "None"): string {
+  if (value === null) return missing;
+  if (typeof value === "boolean") return value ? "True" : "False";
+  if (typeof value === "number") return Number.isInteger(value) ? String(value) : pyFloatRepr(value);
+  return value;
+}
+
+/** value.lower(); anything but a str raises AttributeError as Python does. */
+export function lower(value: PyValue): string {
+  if (typeof value !== "string") throw new PyError("AttributeError", `'${typeName(value)}' object has no attribute 'lower'`);
+  return value.toLowerCase();
+}
+
+/** `needle in haystack` for a str haystack: substring search, TypeError for anything else. */
+export function inString(needle: PyValue, haystack: PyValue): boolean {
+  if (typeof haystack !== "string") throw new PyError("TypeError", `argument of type '${typeName(haystack)}' is not iterable`);
+  if (typeof needle !== "string") throw new PyError("TypeError", `'in <string>' requires string as left operand, not ${typeName(needle)}`);
+  return haystack.includes(needle);
+}
+
+/** `value in [...]`: membership by ==. */
+export const inList = (value: PyValue, list: readonly PyValue[]): boolean => list.some((item) => equal(value, item));
+
+/** Python orders str by code point (JS's < orders UTF-16 units; they differ past the BMP). */
+function compareStrings(a: string, b: string): number {
+  const x = [...a];
+  const y = [...b];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const d = x[i]!.codePointAt(0)! - y[i]!.codePointAt(0)!;
+    if (d !== 0) return d;
+  }
+  return x.length - y.length;
+}
+
+const asNumber = (value: PyValue): number | undefined => (typeof value === "number" ? value : typeof value === "boolean" ? Number(value) : undefined);
+
+/** `a op b` for <, <=, >, >=: str with str, numbers (bool is an int) with numbers, TypeError otherwise. */
+export function compare(a: PyValue, op: "<" | "<=" | ">" | ">=", b: PyValue): boolean {
+  let d: number;
+  const [x, y] = [asNumber(a), asNumber(b)];
+  if (typeof a === "string" && typeof b === "string") d = compareStrings(a, b);
+  else if (x !== undefined && y !== undefined) d = x - y;
+  else throw new PyError("TypeError", `'${op}' not supported between instances of '${typeName(a)}' and '${typeName(b)}'`);
+  if (Number.isNaN(d)) return false;
+  return op === "<" ? d < 0 : op === "<=" ? d <= 0 : op === ">" ? d > 0 : d >= 0;
+}
+
+/** int(value) for str (whitespace, sign, underscores, any Unicode digit), numbers (truncated) and bool. */
+export function int(value: PyValue): number {
+  if (typeof value === "boolean") return Number(value);
+  if (typeof value === "number") {
+    if (Number.isNaN(value)) throw new PyError("ValueError", "cannot convert float NaN to integer");
+    if (!Number.isFinite(value)) throw new PyError("OverflowError", "cannot convert float infinity to integer");
+    return Math.trunc(value);
+  }
+  if (value === null) throw new PyError("TypeError", "int() argument must be a string, a bytes-like object or a real number, not 'NoneType'");
+  const parsed = parsePyInt(value);
+  if (parsed === null) throw new PyError("ValueError", `invalid literal for int() with base 10: ${repr(value)}`);
+  return parsed;
+}
+
+/** repr(str): single quotes unless the text holds one and no double quote; backslash escapes for the rest. */
+export function repr(text: string): string {
+  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
+  const body = [...text]
+    .map((ch) => {
+      if (ch === "\\" || ch === quote) return `\\${ch}`;
+      if (ch === "\n") return "\\n";
+      if (ch === "\r") return "\\r";
+      if (ch === "\t") return "\\t";
+      const cp = ch.codePointAt(0)!;
+      if (cp < 0x20 || cp === 0x7f) return `\\x${cp.toString(16).padStart(2, "0")}`;
+      return ch;
+    })
+    .join("");
+  return `${quote}${body}${quote}`;
+}
+
+/** str(n).zfill(width): zeros after the sign. */
+export function zfill(text: string, width: number): string {
+  const sign = text.startsWith("-") || text.startsWith("+") ? text[0]! : "";
+  const digits = sign ? text.slice(1) : text;
+  return sign + digits.padStart(width - sign.length, "0");
+}
+
+/**
+ * str(int(series.max()) + 1) over an id column: the largest id as text (ids are str), plus one; an empty column's max
+ * is NaN, which int() refuses.
+ */
+export function nextId(ids: PyValue[]): string {
+  let max: PyValue = Number.NaN;
+  for (const id of ids) if (id !== null && (typeof max === "number" && Number.isNaN(max) ? true : compare(id, ">", max))) max = id;
+  return String(int(max) + 1);
+}
