@@ -157,3 +157,12 @@ export function within<T>(call: Promise<T>, signal: AbortSignal, what: string): 
     );
   });
 }
+
+/**
+ * Releases what an RPC result holds on the other side (workerd attaches a disposer to results; one whose call carried a
+ * stream keeps the callee's side open until it is called, and the runtime warns when the garbage collector finds it first).
+ */
+export function release(value: unknown): void {
+  const dispose = value !== null && typeof value === "object" ? (value as Partial<Disposable>)[Symbol.dispose] : undefined;
+  if (typeof dispose === "function") dispose.call(value);
+}

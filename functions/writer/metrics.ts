@@ -2,6 +2,7 @@
 // the verify-response summaries streamed to it in pages: the job's results are never all in memory here.
 import type { WriterEnv } from "../../contracts/env.generated.js";
 import { environmentService } from "../../contracts/environments.js";
+import { release } from "../../contracts/rpc.js";
 import { aggregateMetrics } from "../../metrics/index.js";
 import type { AggregateMetrics, VerifyResult } from "../../protocol/index.js";
 
@@ -54,6 +55,7 @@ export async function jobMetrics(
     if (service) {
       // A failing call is answered below, with the default metrics: a job must complete even when one environment's hook breaks.
       const result = await service.aggregateMetrics(summaryStream(pages, environment)).catch((error: unknown) => ({ ok: false as const, error }));
+      release(result);
       if (result.ok) {
         out[environment] = result.value;
         continue;
