@@ -75,9 +75,12 @@ describe("the checks themselves catch what they are for", () => {
   });
 
   it("finds `as unknown as` in code but not in comments or strings", () => {
-    const text = ["// never `x as unknown as T`", 'const s = "as unknown as";', "const n = (value as unknown as number) + 1;", "const m = <T>(<unknown>value);"].join(
-      "\n",
-    );
+    const text = [
+      "// never `x as unknown as T`",
+      'const s = "as unknown as";',
+      "const n = (value as unknown as number) + 1;",
+      "const m = <T>(<unknown>value);",
+    ].join("\n");
     expect(castsThroughUnknown("bench/x.ts", text)).toEqual(["bench/x.ts:3: value as unknown as number", "bench/x.ts:4: <T>(<unknown>value)"]);
   });
 });
