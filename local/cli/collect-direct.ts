@@ -2,11 +2,11 @@
 import { createWriteStream, existsSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { once } from "node:events";
 import { randomBytes } from "node:crypto";
+import pLimit from "p-limit";
 import { ROLLOUT_ID, ROLLOUT_INDEX, TASK_INDEX } from "../../protocol/index.js";
 import { environmentFromAgentName } from "../../functions/agent/resolve.js";
 import { readDataset, type DatasetProblem } from "./dataset.js";
 import type { GatewayClient } from "./gateway-client.js";
-import { runPool } from "./pool.js";
 import { silentProgress, type Progress } from "./progress.js";
 
 export interface CollectOptions {
@@ -89,7 +89,7 @@ export async function collectDirect(client: GatewayClient, options: CollectOptio
   const progress = options.progress ?? silentProgress;
   progress.start(jobs.length);
   try {
-    await runPool(jobs, options.concurrency ?? 16, async (job) => {
+    await pLimit(options.concurrency ?? 16).map(jobs, async (job) => {
       if (options.signal?.aborted) return;
       const result = await client.run(job.row, job.environment, options.signal);
       // A verifier's own failure (NeMo Gym's judge_failed) goes to the failures, as NeMo Gym's collection routes it.
