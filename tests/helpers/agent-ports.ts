@@ -3,6 +3,7 @@
 import { AgentVars } from "../../contracts/config.js";
 import type { JobRpc } from "../../contracts/jobs.js";
 import type { WorkMessage } from "../../contracts/messages.js";
+import { QUEUES } from "../../contracts/names.js";
 import type { EnvironmentDescription, EnvironmentRpc, ModelRpc } from "../../contracts/rpc.js";
 import type { AgentPorts } from "../../functions/agent/ports.js";
 import type { Response as ModelResponse } from "../../protocol/index.js";
@@ -152,7 +153,7 @@ export function receivedMessage<T>(body: T, attempts = 1): ReceivedMessage<T> & 
   return message;
 }
 
-export function batchOf(messages: ReceivedMessage<WorkMessage>[], queue = "edgegym-rollouts"): ReceivedBatch {
+export function batchOf(messages: ReceivedMessage<WorkMessage>[], queue: string = QUEUES.rollouts): ReceivedBatch {
   return { queue, messages };
 }
 

@@ -1,5 +1,5 @@
 // list(csv.DictReader(io.StringIO(text))) with csv-parse: the excel dialect, non-strict, and DictReader's rest keys.
-import { CsvError, parse, type CastingContext } from "csv-parse/browser/esm/sync";
+import { CsvError, type InfoField, parse } from "csv-parse/browser/esm/sync";
 import { PyError, type PyDict, type PyValue } from "../python/value.js";
 
 const FIELD_LIMIT = 131072;
@@ -20,7 +20,7 @@ const OPTIONS = {
 /** One parse: csv-parse's string cells, and beside them whether each was quoted (`cast` sees it; csv-parse's types keep cells strings). */
 function parsed(input: string): Field[][] {
   const quoted: boolean[][] = [];
-  const cast = (value: string, context: CastingContext): string => {
+  const cast = (value: string, context: InfoField): string => {
     // Cells are cast as they are read, before their record is counted: `records` is this record's index in the output.
     (quoted[context.records] ??= [])[context.index] = context.quoting;
     return value;
