@@ -136,6 +136,7 @@ function describeRoot(root: string): string {
     const dirty = execFileSync("git", ["-C", root, "status", "--porcelain", "--untracked-files=no"], { encoding: "utf8" }).trim();
     return dirty ? `${commit}+changes` : commit;
   } catch {
+    // No git, or not a checkout: the label says so instead of stopping the bench.
     return "not a git checkout";
   }
 }

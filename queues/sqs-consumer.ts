@@ -35,6 +35,7 @@ export function parseBody(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
+    // Not ours: the raw text goes on, and the handler's schema refuses it (the doc above).
     return text;
   }
 }

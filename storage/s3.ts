@@ -43,6 +43,7 @@ const keyLocks = new Map<string, Promise<unknown>>();
 async function exclusive<T>(lockKey: string, work: () => Promise<T>): Promise<T> {
   const previous = keyLocks.get(lockKey) ?? Promise.resolve();
   const run = previous.then(work, work);
+  // The caller gets this write's error from `run`; the lock only orders writers, and the next one must not inherit it.
   const tail = run.catch(() => undefined);
   keyLocks.set(lockKey, tail);
   try {

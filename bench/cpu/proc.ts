@@ -23,6 +23,7 @@ export function readStat(pid: number): Stat | undefined {
   try {
     text = readFileSync(`/proc/${pid}/stat`, "utf8");
   } catch {
+    // The process exited between listing and reading: it has no stat (the doc above).
     return undefined;
   }
   // comm is in parentheses and may itself hold spaces or ")": the fields after it start past the last ")".

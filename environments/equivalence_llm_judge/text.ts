@@ -1,6 +1,6 @@
 // Reading the question, the expected and the generated answer out of a verify request, as NeMo Gym's equivalence_llm_judge does.
 import type { ResponsesCreateParams, Response as ResponsesResponse } from "../../protocol/index.js";
-import { compilePython, PythonRegexError } from "../mcqa/python-regex.js";
+import { compilePython, PythonRegexError } from "../sdk/python/findall.js";
 
 /** Python's len: code points. */
 export const pyLen = (text: string) => [...text].length;

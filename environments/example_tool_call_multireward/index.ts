@@ -12,6 +12,7 @@ function parseArguments(raw: unknown): [Arguments, boolean] {
     const value: unknown = JSON.parse(raw);
     return value && typeof value === "object" && !Array.isArray(value) ? [value as Arguments, true] : [{}, false];
   } catch {
+    // Arguments that are not JSON are not a valid object: that is what the reward components score.
     return [{}, false];
   }
 }

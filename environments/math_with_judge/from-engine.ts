@@ -6,6 +6,14 @@ import { HALF, MINUS_ONE, add, floatFromLiteral, int, mul, neg, pow, rational, t
 type Json = unknown;
 type BoxInput = Parameters<ComputeEngine["box"]>[0];
 
+/**
+ * The engine's canonical form of a MathJSON tree. Every tree passed here is the engine's own `.json` output or a subtree
+ * of it, so it is what `box` takes: the one place the loose `Json` is handed back to the engine's types.
+ */
+function canonicalJson(ce: ComputeEngine, json: Json): Json {
+  return ce.box(json as BoxInput).canonical.json;
+}
+
 /** The symbol latex.ts writes for a lone `i`, which latex2sympy keeps a plain symbol (the engine would make it √-1). */
 export const I_SYMBOL = "iunitlatextwosympy";
 
@@ -215,7 +223,7 @@ export function parseWithEngine(ce: ComputeEngine, latex: string): MathValue | n
   const raw: Json = asWritten.json;
   // The engine turns 3 \ge x into x \le 3; latex2sympy keeps the sides as written.
   if (Array.isArray(raw) && typeof raw[0] === "string" && RELATIONS[raw[0]] && raw.length === 3) {
-    return valueFromJson([raw[0], ...raw.slice(1).map((side: Json) => ce.box(side as BoxInput).canonical.json)]);
+    return valueFromJson([raw[0], ...raw.slice(1).map((side: Json) => canonicalJson(ce, side))]);
   }
   const [canonicalText, rawText] = [JSON.stringify(json), JSON.stringify(raw)];
   const lostPrecision = INEXACT.test(canonicalText) && !INEXACT.test(rawText);
@@ -235,13 +243,13 @@ function writtenLetters(raw: Json): string | null {
 
 /** The raw tree with every division-free subtree canonicalized by the engine and divisions kept as written. */
 function withCanonicalParts(ce: ComputeEngine, json: Json): Json {
-  if (!Array.isArray(json) || !JSON.stringify(json).includes('"Divide"')) return ce.box(json as BoxInput).canonical.json;
+  if (!Array.isArray(json) || !JSON.stringify(json).includes('"Divide"')) return canonicalJson(ce, json);
   const [head, ...rest] = json as [string, ...Json[]];
   if (head === "InvisibleOperator") {
     // 2\frac{1}{2} is the mixed number 5/2; any other juxtaposition is a product.
     const [whole, fraction] = rest as [Json, Json];
     const isFraction = Array.isArray(fraction) && fraction[0] === "Divide" && fraction.slice(1).every((x) => Number.isInteger(x));
-    if (rest.length === 2 && Number.isInteger(whole) && isFraction) return ce.box(json as unknown as BoxInput).canonical.json;
+    if (rest.length === 2 && Number.isInteger(whole) && isFraction) return canonicalJson(ce, json);
     return ["Multiply", ...rest.map((a) => withCanonicalParts(ce, a))];
   }
   return [head, ...rest.map((a) => withCanonicalParts(ce, a))];

@@ -37,6 +37,7 @@ export function verifyWithLibrary(expected: string, generated: string): LibraryV
     const matching = predTexts.find((p) => goldTexts.some((g) => g.trim() !== "" && g.trim() === p.trim()));
     return { reward, extractedAnswer: matching ?? predTexts[0] ?? null };
   } catch {
+    // math_verify's own failures are a score of 0 in NeMo Gym, never an error of the rollout.
     return { reward: 0, extractedAnswer: null };
   }
 }

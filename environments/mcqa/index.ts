@@ -10,7 +10,7 @@ import {
   strictBoxedLetter,
   type Options,
 } from "./grading.js";
-import { pythonFindall, PythonRegexError } from "./python-regex.js";
+import { pythonFindall, PythonRegexError } from "../sdk/python/findall.js";
 import { pyIsAlpha, pyLen, pyStrip } from "../sdk/python/text.js";
 
 /** Modes a row may ask for (NeMo Gym's MCQARunRequest.grading_mode). */

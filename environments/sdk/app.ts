@@ -14,6 +14,7 @@ import type { Environment } from "./types.js";
  * an answer that leaves it unread can make workerd drop the client's keep-alive connection under its next request.
  */
 async function drain(c: AppContext): Promise<void> {
+  // A body that fails to read (the caller went away) has nothing left to drain.
   if (c.req.raw.body) await c.req.raw.arrayBuffer().catch(() => undefined);
 }
 

@@ -160,6 +160,7 @@ export async function handleWork(batch: ReceivedBatch, ports: AgentPorts): Promi
       live.set(jobId, await ports.job(jobId).started(items.filter((w) => w.body.kind === "rollout").length));
       work.push(...items);
     } catch {
+      // The Job object did not answer: its messages come back later, and nothing of theirs has run yet.
       for (const { message } of items) message.retry({ delaySeconds: retryDelay(ports, message.attempts) });
     }
   }

@@ -19,6 +19,7 @@ app.notFound(notFound);
 // workerd drop the client's next request on that keep-alive connection: always finish reading it.
 app.use(async (c, next) => {
   await next();
+  // A body that fails to read (the client went away) has nothing left to drain, and the answer is already made.
   if (c.req.raw.body && !c.req.raw.bodyUsed) await c.req.raw.arrayBuffer().catch(() => undefined);
 });
 app.use(requireToken);

@@ -53,6 +53,7 @@ async function readRequest(
 ): Promise<{ options: z.infer<typeof JobOptions>; source: AsyncGenerator<string>; from: string }> {
   const type = c.req.header("content-type") ?? "";
   if (type.includes("application/json")) {
+    // A body that is not JSON is no request: it goes on as undefined and the parse below refuses it with a 400.
     const body = parseOr400(JobRequest, await c.req.json().catch(() => undefined), "job request");
     if (body.rows && body.rows_key) throw new EdgegymError(400, "invalid_request", "give rows or rows_key, not both");
     if (body.rows) return { options: body, source: fromArray(body.rows), from: "rows" };

@@ -3,14 +3,14 @@ import type { Context } from "hono";
 import { z } from "zod";
 import type { GatewayEnv } from "../../contracts/env.generated.js";
 import type { JobInfo, JobRpc, ResultKind, ResultLocation } from "../../contracts/jobs.js";
-import { JOBS_PREFIX, jobKeys } from "../../contracts/messages.js";
+import { jobKeys } from "../../contracts/messages.js";
 import { EdgegymError, parseOr400 } from "../../protocol/index.js";
-import { listAll, type ObjectStore } from "../../storage/store.js";
+import type { ObjectStore } from "../../storage/store.js";
+import { JOB_ID, jobIdPage } from "./job-list.js";
 import { CHUNK_ROWS } from "./jobs-create.js";
 import { gatewayPorts } from "./ports.js";
 
 type C = Context<{ Bindings: GatewayEnv }>;
-const JOB_ID = /^job_[a-z0-9]+$/;
 
 function missing(id: string): never {
   throw new EdgegymError(404, "unknown_job", `no job "${id}"`);
@@ -99,19 +99,9 @@ const ListQuery = z.object({
 export async function listJobs(c: C): Promise<Response> {
   const query = parseOr400(ListQuery, c.req.query(), "job list query");
   const ports = gatewayPorts(c.env);
-  const ids: string[] = [];
-  for await (const page of listAll(ports.store, { prefix: JOBS_PREFIX, delimiter: "/" })) {
-    for (const prefix of page.prefixes) {
-      const id = prefix.slice(JOBS_PREFIX.length, -1);
-      if (JOB_ID.test(id)) ids.push(id);
-    }
-  }
-  // Ids start with the creation time in base 36, so their order is the order of creation.
-  ids.sort().reverse();
-  const start = query.after ? ids.findIndex((id) => id < query.after!) : 0;
-  const pageIds = start < 0 ? [] : ids.slice(start, start + query.limit);
-  const infos = await Promise.all(pageIds.map((id) => ports.job(id).info()));
+  const { ids, hasMore } = await jobIdPage(ports.store, query);
+  const infos = await Promise.all(ids.map((id) => ports.job(id).info()));
   const data = infos.filter((info): info is JobInfo => info !== null).sort((a, b) => b.created_at - a.created_at);
-  const last = pageIds[pageIds.length - 1];
-  return c.json({ object: "list", data, has_more: start >= 0 && start + query.limit < ids.length, ...(last ? { first_id: pageIds[0], last_id: last } : {}) });
+  const last = ids[ids.length - 1];
+  return c.json({ object: "list", data, has_more: hasMore, ...(last ? { first_id: ids[0], last_id: last } : {}) });
 }

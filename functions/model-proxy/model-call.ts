@@ -46,7 +46,7 @@ function metadataObject(metadata: unknown, key: string): JsonObject {
       const parsed: unknown = JSON.parse(value);
       if (isRecord(parsed)) return parsed;
     } catch {
-      // Reported below.
+      // Not JSON: refused below as not a JSON object, like any other value that is not one.
     }
   }
   throw new EdgegymError(400, "invalid_request", `metadata.${key} must be a JSON object encoded as a string`);

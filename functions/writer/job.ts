@@ -2,6 +2,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { configCache, WriterVars } from "../../contracts/config.js";
 import type { WriterEnv } from "../../contracts/env.generated.js";
+import { environmentService } from "../../contracts/environments.js";
 import type { JobConfig, JobInfo, JobRpc, JobStatus, LocationPage, ResultEntry, ResultKind, ResumePlan } from "../../contracts/jobs.js";
 import { jobKeys } from "../../contracts/messages.js";
 import type { AggregateMetrics } from "../../protocol/index.js";
@@ -131,8 +132,11 @@ export class Job extends DurableObject<WriterEnv> implements JobRpc {
   override async alarm(): Promise<void> {
     const meta = this.meta();
     if (meta?.status !== "running" || meta.done + meta.failed < meta.config.tasks.length * meta.config.num_repeats) return;
-    const metrics = await jobMetrics(this.env, config(this.env).ENVIRONMENTS, this.tables.environments(), (environment, after) =>
-      this.tables.summaries(environment, after),
+    const deployed = config(this.env).ENVIRONMENTS;
+    const metrics = await jobMetrics(
+      (environment) => environmentService(this.env, deployed, environment),
+      this.tables.environments(),
+      (environment, after) => this.tables.summaries(environment, after),
     );
     await this.store.put(jobKeys.metrics(meta.config.id), JSON.stringify(metrics), { contentType: "application/json" });
     const latest = this.meta() ?? meta;

@@ -1,8 +1,6 @@
 // A completed job's metrics, per environment, from that environment's own aggregateMetrics (its compute_metrics included),
 // the verify-response summaries streamed to it in pages: the job's results are never all in memory here.
-import type { WriterEnv } from "../../contracts/env.generated.js";
-import { environmentService } from "../../contracts/environments.js";
-import { release } from "../../contracts/rpc.js";
+import { type EnvironmentRpc, release } from "../../contracts/rpc.js";
 import { aggregateMetrics } from "../../metrics/index.js";
 import type { AggregateMetrics, VerifyResult } from "../../protocol/index.js";
 
@@ -43,18 +41,21 @@ function readAll(pages: SummaryPages, environment: string): VerifyResult[] {
   }
 }
 
+/**
+ * Each environment's metrics over its scored rollouts' summaries. `service` finds an environment deployed with the writer
+ * (undefined when it is not); `pages` reads the summaries a page at a time.
+ */
 export async function jobMetrics(
-  env: WriterEnv,
-  deployed: readonly string[],
+  service: (environment: string) => Pick<EnvironmentRpc, "aggregateMetrics"> | undefined,
   environments: string[],
   pages: SummaryPages,
 ): Promise<Record<string, AggregateMetrics>> {
   const out: Record<string, AggregateMetrics> = {};
   for (const environment of environments) {
-    const service = environmentService(env, deployed, environment);
-    if (service) {
+    const rpc = service(environment);
+    if (rpc) {
       // A failing call is answered below, with the default metrics: a job must complete even when one environment's hook breaks.
-      const result = await service.aggregateMetrics(summaryStream(pages, environment)).catch((error: unknown) => ({ ok: false as const, error }));
+      const result = await rpc.aggregateMetrics(summaryStream(pages, environment)).catch((error: unknown) => ({ ok: false as const, error }));
       release(result);
       if (result.ok) {
         out[environment] = result.value;

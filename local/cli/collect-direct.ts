@@ -2,12 +2,12 @@
 import { createWriteStream } from "node:fs";
 import { once } from "node:events";
 import { randomBytes } from "node:crypto";
+import pLimit from "p-limit";
 import { ROLLOUT_ID, ROLLOUT_INDEX, TASK_INDEX } from "../../protocol/index.js";
 import { type CollectOptions, collectWith, PartialCollection, type RunResult } from "./collect.js";
 import type { CollectSummary, RecordLine } from "./collect-output.js";
 import type { Plan } from "./collect-plan.js";
 import type { GatewayClient } from "./gateway-client.js";
-import { runPool } from "./pool.js";
 import { silentProgress } from "./progress.js";
 import { fileLines } from "./row-check.js";
 
@@ -53,7 +53,7 @@ export async function runDirect(client: GatewayClient, plan: Plan, options: Dire
   const progress = options.progress ?? silentProgress;
   progress.start(rollouts.length);
   try {
-    await runPool(rollouts, options.concurrency ?? 16, async (job) => {
+    await pLimit(options.concurrency ?? 16).map(rollouts, async (job) => {
       if (options.signal?.aborted) return;
       const result = await client.run(job.row, job.environment, options.signal);
       // A verifier's own failure (NeMo Gym's judge_failed) goes to the failures, as NeMo Gym's collection routes it.

@@ -153,6 +153,7 @@ function safeJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
+    // An answer that is not JSON (a proxy's HTML page) has no error envelope: the caller reports the status and text.
     return undefined;
   }
 }

@@ -65,6 +65,7 @@ export function parseJson(body: string): { ok: true; value: unknown } | { ok: fa
   try {
     return { ok: true, value: JSON.parse(body) };
   } catch {
+    // The caller answers 400 "Invalid JSON", as vLLM does; the parser's message would add nothing for the client.
     return { ok: false };
   }
 }

@@ -93,6 +93,7 @@ export function parseMaybeJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
+    // Not JSON: the text itself is the value (the doc above).
     return text;
   }
 }

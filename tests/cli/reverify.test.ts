@@ -18,6 +18,7 @@ const SKIPPED: Record<string, string> = {
   example_multi_turn_gymnasium: "example_multi_turn_gymnasium: a gymnasium environment scores each step() of the episode, which needs its session",
   example_session_state_mgmt: "example_session_state_mgmt: stateful, its verify reads session state that the rollout's tool calls built",
   text_to_sql: "text_to_sql: stateful, its verify reads session state that the rollout's tool calls built",
+  workplace_assistant: "workplace_assistant: stateful, its verify reads session state that the rollout's tool calls built",
   equivalence_llm_judge: "equivalence_llm_judge: this verify asks the LLM judge, and re-verification calls no model",
 };
 

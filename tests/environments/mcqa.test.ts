@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Local } from "../../local/emulation.js";
 import mcqa, { mcqaEnvironment, type GradingMode } from "../../environments/mcqa/index.js";
-import { pythonFindall, PythonRegexError } from "../../environments/mcqa/python-regex.js";
+import { pythonFindall, PythonRegexError } from "../../environments/sdk/python/findall.js";
 import type { Judge, SimpleEnvironment } from "../../environments/sdk/index.js";
 import { noState, perform } from "../../environments/sdk/perform.js";
 import { fixtureRollouts, fixtureRows, inputKey } from "../helpers/fixtures.js";

@@ -5,7 +5,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { aggregateMetrics } from "../../metrics/index.js";
 import type { Local } from "../../local/emulation.js";
 import { PROJECT_ROOT } from "../../local/paths.js";
+import { encodeResult, rolloutId } from "../../contracts/messages.js";
 import { QUEUES } from "../../contracts/names.js";
+import { summarize } from "../../metrics/summary.js";
 import { createJob, jobInfo, jobLines, waitForJob } from "../helpers/jobs.js";
 import { startTestLocal } from "../helpers/local.js";
 
@@ -52,25 +54,35 @@ describe("a job of every bundled example dataset × 8 repeats", () => {
 });
 
 describe("exactly once", () => {
-  it("a redelivered result message writes one line and counts once", async () => {
+  it("a result message delivered three times writes one line and counts once", async () => {
     const created = await createJob(local.url, example("example_single_tool_call").split("\n")[0]!, { environment: "example_single_tool_call" });
     const info = await waitForJob(local.url, created.body.id);
     const [line] = await jobLines(local.url, info.id, "rollouts");
     const results = await local.miniflare.getQueueProducer("RESULTS", "agent");
-    const message = {
-      job_id: info.id,
-      rollout_id: line!._ng_rollout_id,
-      task_index: 0,
-      rollout_index: 0,
-      environment: "example_single_tool_call",
-      kind: "rollout",
-      record: line,
-    };
-    await results.send(message);
-    await results.send(message);
+    // A result the job has not seen yet (its second repeat), in the wire form the agent sends: a header line, then the record.
+    const id = rolloutId(info.id, 0, 1);
+    const message = encodeResult({
+      header: {
+        job_id: info.id,
+        rollout_id: id,
+        task_index: 0,
+        rollout_index: 1,
+        environment: "example_single_tool_call",
+        kind: "rollout",
+        summary: summarize(line!),
+      },
+      line: JSON.stringify({ ...line, _ng_rollout_index: 1, _ng_rollout_id: id }),
+    });
+    // Twice in one batch, then once more after it was written (a redelivery in a later batch).
+    await results.send(message, { contentType: "text" });
+    await results.send(message, { contentType: "text" });
+    const deadline = Date.now() + 10_000;
+    while ((await jobInfo(local.url, info.id)).counts.done < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    await results.send(message, { contentType: "text" });
+    // Time for another write, were there one.
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    expect(await jobLines(local.url, info.id, "rollouts")).toHaveLength(1);
-    expect((await jobInfo(local.url, info.id)).counts.done).toBe(1);
+    expect((await jobLines(local.url, info.id, "rollouts")).map((r) => r._ng_rollout_id)).toEqual([line!._ng_rollout_id, id]);
+    expect((await jobInfo(local.url, info.id)).counts.done).toBe(2);
   });
 });
 

@@ -14,6 +14,7 @@ function followsOne(id: unknown, kwargs: unknown, response: string): boolean {
     if (unexpected !== undefined) throw new PyError("TypeError", `build_description() got an unexpected keyword argument '${unexpected}'`);
     return Boolean(spec.build(filtered)(response));
   } catch {
+    // As NeMo Gym: an instruction that raises counts as not followed (see above).
     return false;
   }
 }

@@ -1,5 +1,5 @@
 // list(csv.DictReader(io.StringIO(text))) with csv-parse: the excel dialect, non-strict, and DictReader's rest keys.
-import { CsvError, parse, type CastingContext } from "csv-parse/browser/esm/sync";
+import { CsvError, type InfoField, parse } from "csv-parse/browser/esm/sync";
 import { PyError, type PyDict, type PyValue } from "../python/value.js";
 
 const FIELD_LIMIT = 131072;
@@ -15,17 +15,25 @@ const OPTIONS = {
   skip_empty_lines: true,
   // Python ends a record at "\n" or "\r\n"; a lone "\r" is checked below.
   record_delimiter: ["\r\n", "\n"],
-  cast: (value: string, context: CastingContext): Field => ({ value, quoted: context.quoting }),
 };
+
+/** One parse: csv-parse's string cells, and beside them whether each was quoted (`cast` sees it; csv-parse's types keep cells strings). */
+function parsed(input: string): Field[][] {
+  const quoted: boolean[][] = [];
+  const cast = (value: string, context: InfoField): string => {
+    // Cells are cast as they are read, before their record is counted: `records` is this record's index in the output.
+    (quoted[context.records] ??= [])[context.index] = context.quoting;
+    return value;
+  };
+  return parse(input, { ...OPTIONS, cast }).map((cells, record) => cells.map((value, i) => ({ value, quoted: quoted[record]?.[i] ?? false })));
+}
 
 /** csv-parse's records, blank lines skipped; a quote left open runs to the end of the text, as Python's non-strict reader keeps it. */
 function records(text: string): Field[][] {
-  // csv-parse's types say string[][] without `columns`; `cast` makes every cell a Field.
-  const fields = (input: string) => parse(input, OPTIONS) as unknown as Field[][];
   try {
-    return fields(text);
+    return parsed(text);
   } catch (error) {
-    if (error instanceof CsvError && error.code === "CSV_QUOTE_NOT_CLOSED") return fields(`${text}"`);
+    if (error instanceof CsvError && error.code === "CSV_QUOTE_NOT_CLOSED") return parsed(`${text}"`);
     throw error;
   }
 }

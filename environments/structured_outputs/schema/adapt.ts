@@ -46,6 +46,7 @@ const MODIFIERS = (() => {
     // biome-ignore lint/complexity/useRegexLiterals: as a literal this would be a syntax error where modifiers are unsupported; it probes for them
     return new RegExp("(?i:a)", "u").test("A");
   } catch {
+    // The pattern is a SyntaxError exactly where modifiers are unsupported: that is the answer to the probe.
     return false;
   }
 })();

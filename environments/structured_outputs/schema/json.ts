@@ -57,6 +57,7 @@ function locate(root: Json, pointer: string): Json | undefined {
     try {
       segment = decodeURIComponent(raw).replaceAll("~1", "/").replaceAll("~0", "~");
     } catch {
+      // A malformed %-escape names no member: the pointer points nowhere, as a missing member does.
       return undefined;
     }
     if (Array.isArray(value)) value = value[Number(segment)];

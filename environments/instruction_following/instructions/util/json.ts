@@ -6,6 +6,7 @@ export function isValidPythonJson(text: string): boolean {
     pyJsonLoads<unknown>(text, { dict: () => null });
     return true;
   } catch {
+    // Any decode error is the answer: the text is not JSON Python would accept.
     return false;
   }
 }

@@ -1,7 +1,7 @@
 // Python `re` patterns (datasets' template_metadata.output_regex) compiled to JS RegExp, with Python's findall.
-import { buildRegExp, translatePythonRegex, type TranslatedRegex } from "../sdk/python/regex.js";
+import { buildRegExp, translatePythonRegex, type TranslatedRegex } from "./regex.js";
 
-export { PythonRegexError, UnsupportedPythonRegex } from "../sdk/python/regex.js";
+export { PythonRegexError, UnsupportedPythonRegex } from "./regex.js";
 
 interface Compiled extends TranslatedRegex {
   /** The pattern as a global search. */

@@ -1,0 +1,91 @@
+// The agent as the `rollouts` consumer, in plain Node behind fake ports: what one batch reads, runs, acks and retries.
+import { describe, expect, it } from "vitest";
+import { decodeResult, jobKeys, type RolloutMessage, type WorkMessage } from "../../contracts/messages.js";
+import { handleWork } from "../../functions/agent/consumer.js";
+import { TASK_INDEX } from "../../protocol/index.js";
+import { CLOUDFLARE_LIMITS } from "../../queues/cloudflare.js";
+import { utf8Length } from "../../queues/queue.js";
+import { batchOf, countingStore, fakePorts, modelResponse, receivedMessage, scriptedModel, simpleEnvironment } from "../helpers/agent-ports.js";
+
+const ENVIRONMENT = "toy";
+/** 60,000 CJK characters: about 180 KB of UTF-8, too large for any queue message, though under 128 K characters. */
+const LARGE_TEXT = Array.from({ length: 60_000 }, (_, i) => String.fromCodePoint(0x4e00 + (i % 20_000))).join("");
+
+function storedRow(task: number, extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({
+    responses_create_params: { input: `question ${task}` },
+    agent_ref: { type: "responses_api_agents", name: `${ENVIRONMENT}_simple_agent` },
+    [TASK_INDEX]: task,
+    ...extra,
+  });
+}
+
+const rollout = (jobId: string, task: number, repeat: number, place: Pick<RolloutMessage, "row" | "chunk_key">): WorkMessage => ({
+  kind: "rollout",
+  job_id: jobId,
+  task_index: task,
+  rollout_index: repeat,
+  attempt: 1,
+  ...place,
+});
+
+describe("a batch of rollouts whose row is too large to travel inline", () => {
+  it("reads the inputs chunk from the bucket once, however many of the batch's rollouts need it", async () => {
+    const chunkKey = jobKeys.inputsChunk("job_big", 0);
+    const chunk = `${storedRow(0, { passage: LARGE_TEXT })}\n${storedRow(1)}\n`;
+    expect(utf8Length(storedRow(0, { passage: LARGE_TEXT }))).toBeGreaterThan(CLOUDFLARE_LIMITS.maxMessageBytes);
+    const store = countingStore({ [chunkKey]: chunk });
+    const environment = simpleEnvironment(ENVIRONMENT);
+    const ports = fakePorts({ environments: { [ENVIRONMENT]: environment }, model: scriptedModel(() => modelResponse({ text: "done" })), store });
+
+    const repeats = 8;
+    const messages = Array.from({ length: repeats }, (_, repeat) => receivedMessage(rollout("job_big", 0, repeat, { chunk_key: chunkKey })));
+    await handleWork(batchOf(messages), ports);
+
+    expect(store.gets.get(chunkKey)).toBe(1);
+    expect(messages.map((m) => m.outcome)).toEqual(Array(repeats).fill("acked"));
+    // Each rollout ran on the whole row: the environment verified the large field intact.
+    expect(environment.verified).toHaveLength(repeats);
+    for (const request of environment.verified) expect((request as { passage: string }).passage).toBe(LARGE_TEXT);
+    // The records are larger than a message too: each went to the bucket, its result message carrying the key.
+    const headers = ports.results.sent.map((text) => decodeResult(text).header);
+    expect(headers.map((h) => h.rollout_index).sort()).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    for (const header of headers) expect(store.objects.get(header.line_key!)).toContain(LARGE_TEXT);
+  });
+});
+
+describe("a batch of two jobs whose Job objects answer differently", () => {
+  it("one job's started() failing retries only its messages; the other job's run and are acked, and nothing throws", async () => {
+    const environment = simpleEnvironment(ENVIRONMENT);
+    const ports = fakePorts({
+      environments: { [ENVIRONMENT]: environment },
+      model: scriptedModel(() => modelResponse({ text: "done" })),
+      job: (id) => ({
+        started: async () => {
+          if (id === "job_broken") throw new Error("Durable Object reset because its code was updated");
+          return { numRepeats: 1 };
+        },
+      }),
+    });
+    const row = JSON.parse(storedRow(0));
+    const broken = [0, 1].map((repeat) => receivedMessage(rollout("job_broken", 0, repeat, { row })));
+    const healthy = [0, 1, 2].map((repeat) => receivedMessage(rollout("job_fine", 0, repeat, { row })));
+    // Interleaved, as a queue delivers them.
+    const batch = batchOf([healthy[0]!, broken[0]!, healthy[1]!, broken[1]!, healthy[2]!]);
+
+    await expect(handleWork(batch, ports)).resolves.toBeUndefined();
+
+    expect(healthy.map((m) => m.outcome)).toEqual(["acked", "acked", "acked"]);
+    expect(broken.map((m) => m.outcome)).toEqual(["retried", "retried"]);
+    const results = ports.results.sent.map((text) => decodeResult(text).header);
+    expect(results.map((h) => [h.job_id, h.kind, h.rollout_index])).toEqual(
+      expect.arrayContaining([
+        ["job_fine", "rollout", 0],
+        ["job_fine", "rollout", 1],
+        ["job_fine", "rollout", 2],
+      ]),
+    );
+    expect(results).toHaveLength(3);
+    expect(environment.verified).toHaveLength(3);
+  });
+});
