@@ -3,7 +3,8 @@ import { DurableObject } from "cloudflare:workers";
 import { configCache, WriterVars } from "../../contracts/config.js";
 import type { WriterEnv } from "../../contracts/env.generated.js";
 import type { JobConfig, JobInfo, JobRpc, JobStatus, LocationPage, ResultEntry, ResultKind, ResumePlan } from "../../contracts/jobs.js";
-import { jobKeys } from "../../contracts/messages.js";
+import { jobKeys, rolloutId } from "../../contracts/messages.js";
+import type { ModelChoice } from "../../contracts/rpc.js";
 import type { AggregateMetrics } from "../../protocol/index.js";
 import { r2Store } from "../../storage/r2.js";
 import type { ObjectStore } from "../../storage/store.js";
@@ -74,12 +75,12 @@ export class Job extends DurableObject<WriterEnv> implements JobRpc {
     return meta ? this.describe(meta) : null;
   }
 
-  async started(count: number): Promise<{ numRepeats: number } | null> {
+  async started(count: number): Promise<{ numRepeats: number; model?: ModelChoice } | null> {
     const meta = this.meta();
     if (!meta || meta.status === "cancelled") return null;
     meta.started += count;
     this.tables.saveMeta(meta);
-    return { numRepeats: meta.config.num_repeats };
+    return { numRepeats: meta.config.num_repeats, ...(meta.config.model ? { model: meta.config.model } : {}) };
   }
 
   record(entries: ResultEntry[]): Promise<{ written: number; duplicates: number }> {
@@ -164,7 +165,7 @@ export class Job extends DurableObject<WriterEnv> implements JobRpc {
     const missing: [number, number][] = [];
     for (const task of meta.config.tasks) {
       for (let repeat = 0; repeat < meta.config.num_repeats; repeat++) {
-        if (!have.has(`${meta.config.id}:${task}:${repeat}`)) missing.push([task, repeat]);
+        if (!have.has(rolloutId(meta.config.id, task, repeat))) missing.push([task, repeat]);
       }
     }
     Object.assign(meta, this.tables.counted());

@@ -75,7 +75,7 @@ export async function collectDirect(client: GatewayClient, options: CollectOptio
       continue;
     }
     for (let rolloutIndex = 0; rolloutIndex < repeats; rolloutIndex++) {
-      const row = { ...entry.row, [TASK_INDEX]: entry.taskIndex, [ROLLOUT_INDEX]: rolloutIndex, [ROLLOUT_ID]: `${runId}:${entry.taskIndex}:${rolloutIndex}` };
+      const row = { ...entry.row, [TASK_INDEX]: entry.taskIndex, [ROLLOUT_INDEX]: rolloutIndex, [ROLLOUT_ID]: `${runId}-${entry.taskIndex}-${rolloutIndex}` };
       jobs.push({ environment, row, taskIndex: entry.taskIndex, rolloutIndex });
     }
   }
