@@ -12,7 +12,7 @@ on such an address and forwards, over HTTP(S) with the bearer token:
 A 429 or 503 from the gateway (its admission limit) is waited out here, as is a gateway that cannot be reached, within
 --max-wait seconds: NeMo Gym's client never retries a status, and one non-2xx /run ends ng_collect_rollouts.
 
-    python3 integrations/nemo_gym/edgegym_agent.py --gateway https://<gateway> --port 8001   # token from EDGEGYM_TOKEN
+    python3 integrations/nemo_gym/edgegym_agent.py --gateway https://<gateway>   # on port 11000; token from EDGEGYM_TOKEN
 
 Standard library only; it imports integrations/python/edgegym_client.py (found next to this repository folder, or on
 PYTHONPATH).
@@ -168,7 +168,8 @@ def parse_args(argv: Optional[list] = None) -> argparse.Namespace:
     parser.add_argument("--gateway", default=os.environ.get("EDGEGYM_URL"), help="the gateway's URL (default: $EDGEGYM_URL)")
     parser.add_argument("--token", default=os.environ.get("EDGEGYM_TOKEN"), help="bearer token (default: $EDGEGYM_TOKEN)")
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=8001, help="port to listen on; 0 picks a free one (default 8001)")
+    parser.add_argument("--port", type=int, default=11000,
+                        help="port to listen on; 0 picks a free one (default 11000: NeMo Gym's head-server port, so its collector needs no config)")
     parser.add_argument("--advertise", help="host:port NeMo Gym's clients are told to use (default: the Host they came in with)")
     parser.add_argument("--environment", help="run every row in this environment, whatever its agent_ref")
     parser.add_argument("--policy-base-url", help="the policy model's base URL(s) ending in /v1, comma-separated (needs the token's model scope)")
