@@ -46,3 +46,15 @@ export function runPythonUnitTests(): Promise<{ code: number | null; output: str
     child.once("exit", (code) => resolve({ code, output }));
   });
 }
+
+/** Runs a Python script of integrations/ to its end: exit code, stdout, stderr. */
+export function runPythonScript(script: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn("python3", [path.join(INTEGRATIONS, script), ...args]);
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once("exit", (code) => resolve({ code, stdout, stderr }));
+  });
+}

@@ -8,7 +8,8 @@ import type { Local } from "../../local/emulation.js";
 import { type Simulator, startSimulator } from "../../local/simulator/server.js";
 import { FIXTURES } from "../helpers/fixtures.js";
 import { startTestLocal } from "../helpers/local.js";
-import { type AgentServer, INTEGRATIONS, startAgentServer } from "./agent-server.js";
+import { PROJECT_ROOT } from "../../local/paths.js";
+import { type AgentServer, INTEGRATIONS, runPythonScript, startAgentServer } from "./agent-server.js";
 import {
   aggregateBody,
   type Json,
@@ -229,5 +230,26 @@ describe("NeMo RL's GRPO rollouts, configured by integrations/nemo_gym/configs/n
     } finally {
       policy.configure({ faults: {} });
     }
+  });
+});
+
+describe("the Python client's GRPO example (integrations/python/examples/grpo_batch.py)", () => {
+  it("turns prompts x group size into rewards, group advantages and token sequences", async () => {
+    const data = path.join(PROJECT_ROOT, "environments", "example_session_state_mgmt", "data", "example.jsonl");
+    const args = ["--gateway", local.url, "--data", data, "--environment", "example_session_state_mgmt", "--prompts", "2", "--group-size", "4"];
+    const { code, stdout, stderr } = await runPythonScript("python/examples/grpo_batch.py", args);
+    expect(code, stderr).toBe(0);
+    const lines = stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Json);
+    const summary = lines.pop();
+    expect(summary).toMatchObject({ rollouts: 8, trained: 8, failed: 0 });
+    expect(lines.map((l) => [l.task, l.rollout])).toEqual([0, 1].flatMap((task) => [0, 1, 2, 3].map((rollout) => [task, rollout])));
+    for (const line of lines) expect(line.generated).toBeGreaterThan(0);
+    expect(summary.tokens).toBe(lines.reduce((sum, l) => sum + l.tokens, 0));
+    // Within a group the advantages are centred: they sum to zero.
+    for (const task of [0, 1]) expect(lines.filter((l) => l.task === task).reduce((sum, l) => sum + l.advantage, 0)).toBeCloseTo(0, 5);
+    expect(summary.mean_reward).toBeCloseTo(lines.reduce((sum, l) => sum + l.reward, 0) / 8, 10);
   });
 });
