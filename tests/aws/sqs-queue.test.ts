@@ -135,7 +135,7 @@ describe("sqsQueue", () => {
     failEntries(sqs, ["4"], 100);
     const queueUrl = freshQueue();
     const sent = sqsQueue(sqs, queueUrl).sendBatch(Array.from({ length: 12 }, (_, i) => ({ body: rollout(i) })));
-    await expect(sent).rejects.toThrow("SQS did not take 1 message(s): 4 (job-1:4:0): InternalError");
+    await expect(sent).rejects.toThrow("SQS did not take 1 message(s): 4 (job-1-4-0): InternalError");
     await expect(sent).rejects.toMatchObject({ failed: [{ index: 4, senderFault: false, rolloutId: "job-1-4-0" }] });
     expect(await drain(aws.sqs, queueUrl)).toHaveLength(11);
   });
