@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { GatewayEnv } from "../../contracts/env.generated.js";
 import { ENVIRONMENT_HEADER } from "../../contracts/names.js";
 import type { JsonRecord, ModelChoice, RpcError } from "../../contracts/rpc.js";
-import { raise, readJson } from "../../http/errors.js";
+import { raise, readJson, rpcError } from "../../http/errors.js";
 import {
   NG_FAILURE_CLASS,
   NG_FAILURE_TERMINAL,
@@ -67,11 +67,9 @@ export async function run(c: Context<{ Bindings: GatewayEnv }>): Promise<Respons
   const row = parseOr400(RunRow, await readJson(c), "dataset row");
   const environment = query.environment ?? c.req.header(ENVIRONMENT_HEADER);
   const choice = modelChoice(c, query);
-  const result = await c.env.AGENT.run(row, {
-    ...(environment ? { environment } : {}),
-    ...(query.max_steps ? { maxSteps: query.max_steps } : {}),
-    ...choice,
-  });
+  const options = { ...(environment ? { environment } : {}), ...(query.max_steps ? { maxSteps: query.max_steps } : {}), ...choice };
+  // A call that fails outright (the agent's isolate lost) is a failed rollout too, answered the way the caller asked.
+  const result = await c.env.AGENT.run(row, options).catch((error: unknown) => ({ ok: false as const, error: rpcError(error) }));
   if (result.ok) return c.json(result.value);
   const failures = query.failures ?? (row._ng_rollout_index !== undefined ? "record" : "error");
   return failures === "record" ? c.json(failureRecord(row, result.error, choice)) : raise(result.error);
