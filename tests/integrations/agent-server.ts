@@ -5,6 +5,8 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 
 export const INTEGRATIONS = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "integrations");
+/** No __pycache__ left in the tree by a test run. */
+const PYTHON_ENV = { ...process.env, PYTHONDONTWRITEBYTECODE: "1" };
 
 export interface AgentServer {
   host: string;
@@ -18,6 +20,7 @@ export interface AgentServer {
 export function startAgentServer(args: string[]): Promise<AgentServer> {
   const child: ChildProcess = spawn("python3", [path.join(INTEGRATIONS, "nemo_gym", "edgegym_agent.py"), "--port", "0", ...args], {
     stdio: ["ignore", "pipe", "pipe"],
+    env: PYTHON_ENV,
   });
   let errors = "";
   child.stderr!.on("data", (chunk: Buffer) => (errors += chunk.toString()));
@@ -39,7 +42,7 @@ export function startAgentServer(args: string[]): Promise<AgentServer> {
 /** Runs `python3 -m unittest` over integrations/tests: its exit code and output. */
 export function runPythonUnitTests(): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn("python3", ["-X", "dev", "-m", "unittest", "discover", "-s", "tests", "-t", "tests", "-v"], { cwd: INTEGRATIONS });
+    const child = spawn("python3", ["-X", "dev", "-m", "unittest", "discover", "-s", "tests", "-t", "tests", "-v"], { cwd: INTEGRATIONS, env: PYTHON_ENV });
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -50,7 +53,7 @@ export function runPythonUnitTests(): Promise<{ code: number | null; output: str
 /** Runs a Python script of integrations/ to its end: exit code, stdout, stderr. */
 export function runPythonScript(script: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn("python3", [path.join(INTEGRATIONS, script), ...args]);
+    const child = spawn("python3", [path.join(INTEGRATIONS, script), ...args], { env: PYTHON_ENV });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
