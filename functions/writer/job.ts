@@ -165,7 +165,8 @@ export class Job extends DurableObject<WriterEnv> implements JobRpc {
     const missing: [number, number][] = [];
     for (const task of meta.config.tasks) {
       for (let repeat = 0; repeat < meta.config.num_repeats; repeat++) {
-        if (!have.has(rolloutId(meta.config.id, task, repeat))) missing.push([task, repeat]);
+        // A job recorded before ids took NeMo Gym's form has `<job>:<task>:<repeat>` ones.
+        if (!have.has(rolloutId(meta.config.id, task, repeat)) && !have.has(`${meta.config.id}:${task}:${repeat}`)) missing.push([task, repeat]);
       }
     }
     Object.assign(meta, this.tables.counted());
