@@ -1,6 +1,6 @@
 // The Job Durable Object's calls and the shapes it trades in: a job's configuration, status, results and their places.
 import type { AggregateMetrics } from "../protocol/index.js";
-import type { ObjectNamespace } from "./rpc.js";
+import type { ModelChoice, ObjectNamespace } from "./rpc.js";
 
 export interface SkippedLine {
   line: number;
@@ -18,6 +18,8 @@ export interface JobConfig {
   chunk_keys: string[];
   created_at: number;
   skipped_lines?: SkippedLine[];
+  /** The policy model and token ids the job's caller asked for (every rollout of the job uses them). */
+  model?: ModelChoice;
 }
 
 export type JobStatus = "running" | "completed" | "cancelled";
@@ -88,7 +90,7 @@ export interface JobRpc {
   create(config: JobConfig): Promise<JobInfo>;
   info(): Promise<JobInfo | null>;
   /** The agent reports rollouts it starts and learns the job's repeats; null means cancelled (or unknown): drop the work. */
-  started(count: number): Promise<{ numRepeats: number } | null>;
+  started(count: number): Promise<{ numRepeats: number; model?: ModelChoice } | null>;
   record(entries: ResultEntry[]): Promise<{ written: number; duplicates: number }>;
   cancel(): Promise<JobInfo | null>;
   resume(): Promise<ResumePlan | null>;

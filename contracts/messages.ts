@@ -67,9 +67,12 @@ export function decodeResult(text: string): ResultMessage {
   return line ? { header, line } : { header };
 }
 
-/** Rollout ids are deterministic: results, resume and dedupe all key on them. */
+/**
+ * Rollout ids are deterministic: results, resume and dedupe all key on them. NeMo Gym's form (`<task>-<rollout>`,
+ * letters, digits, `.`, `_`, `-`), prefixed by the job so two jobs never share one.
+ */
 export function rolloutId(jobId: string, taskIndex: number, rolloutIndex: number): string {
-  return `${jobId}:${taskIndex}:${rolloutIndex}`;
+  return `${jobId}-${taskIndex}-${rolloutIndex}`;
 }
 
 export const JOBS_PREFIX = "jobs/";

@@ -25,7 +25,25 @@ export type JsonRecord = Record<string, unknown>;
 
 // ── model proxy ────────────────────────────────────────────────────────────────────────────────────────────
 
-export interface ModelCallOptions {
+/**
+ * The policy model a caller names for its rollouts instead of the configured one (a trainer serving the policy from
+ * its own vLLM). Checked at the gateway; used by the model proxy for that call only, without the configured API key.
+ */
+export interface PolicyModel {
+  /** OpenAI-compatible base URL(s) ending in /v1; several serve one model, a rollout's turns stay on one. */
+  baseUrls?: string[];
+  /** The served model name; required with baseUrls. */
+  model?: string;
+}
+
+/** The model options a rollout (and each of its model calls) may carry: the policy model and whether token ids come back. */
+export interface ModelChoice {
+  policy?: PolicyModel;
+  /** Token ids and logprobs on each model call's last item (NeMo Gym's return_token_id_information); the proxy's setting otherwise. */
+  returnTokenIds?: boolean;
+}
+
+export interface ModelCallOptions extends ModelChoice {
   /** The rollout's session: all its turns go to the same upstream (its prefix cache). */
   sessionId?: string;
   /** The caller's remaining time for this call; the proxy gives up (and stops retrying) by then. */
@@ -100,7 +118,7 @@ export type SessionOperation =
 
 // ── agent ──────────────────────────────────────────────────────────────────────────────────────────────────
 
-export interface RunOptions {
+export interface RunOptions extends ModelChoice {
   /** The environment, when the row's agent_ref does not name one. */
   environment?: string;
   /** A cap on model turns for this rollout. */

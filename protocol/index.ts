@@ -6,3 +6,4 @@ export * from "./rows.js";
 export * from "./errors.js";
 export * from "./metrics.js";
 export * from "./agents.js";
+export * from "./nemo-gym.js";

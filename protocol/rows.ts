@@ -1,5 +1,6 @@
 // Dataset rows, seed/verify bodies and rollout records: NeMo Gym's data contract.
 import { z } from "zod";
+import { ROLLOUT_ID_PATTERN } from "./nemo-gym.js";
 import { ResponsesCreateParams } from "./params.js";
 import { Response } from "./response.js";
 
@@ -12,6 +13,21 @@ export const DatasetRow = z.looseObject({
   agent_ref: AgentRef.nullish(),
 });
 export type DatasetRow = z.infer<typeof DatasetRow>;
+
+/**
+ * A row as a trainer posts it to /run: NeMo Gym's bookkeeping fields, when present, have the types and the id form its
+ * collector relies on (nemo_gym/rollout_correlation.py); everything else passes as for any row.
+ */
+export const RunRow = DatasetRow.extend({
+  _ng_task_index: z.number().int().nonnegative().optional(),
+  _ng_rollout_index: z.number().int().nonnegative().optional(),
+  _ng_attempt_index: z.number().int().nonnegative().optional(),
+  _ng_rollout_id: z
+    .string()
+    .regex(ROLLOUT_ID_PATTERN, "must be letters, digits, '.', '_' or '-', starting with a letter or digit (NeMo Gym's rollout id)")
+    .optional(),
+});
+export type RunRow = z.infer<typeof RunRow>;
 
 /** `/seed_session` receives the whole row, as NeMo Gym's simple agent sends it. */
 export const SeedSessionRequest = DatasetRow;

@@ -1,5 +1,5 @@
 // The agent's calls to the model and the environment: bounded by the rollout's deadline, failures classified.
-import { DeadlineError, type EnvironmentRpc, type ModelRpc, type Outcome, within as bounded } from "../../contracts/rpc.js";
+import { DeadlineError, type EnvironmentRpc, type ModelChoice, type ModelRpc, type Outcome, within as bounded } from "../../contracts/rpc.js";
 import type { ResponsesCreateParams, Response as ResponsesResponse } from "../../protocol/index.js";
 import { type FailureClass, RolloutFailure } from "./failure.js";
 
@@ -14,6 +14,8 @@ export interface RolloutLimits {
 export interface RolloutParts {
   model: ModelRpc;
   resources: EnvironmentRpc;
+  /** The caller's policy model and token choice, passed on with every model call of the rollout. */
+  choice?: ModelChoice;
 }
 
 /** A call's own timeout, cut short by the rollout's deadline. */
@@ -42,7 +44,7 @@ export async function modelTurn(parts: RolloutParts, params: ResponsesCreatePara
   const signal = within(limits, limits.modelTimeoutMs);
   let result: Awaited<ReturnType<ModelRpc["respond"]>>;
   try {
-    result = await bounded(parts.model.respond(params, { sessionId, timeoutMs: limits.modelTimeoutMs }), signal, "the model");
+    result = await bounded(parts.model.respond(params, { sessionId, timeoutMs: limits.modelTimeoutMs, ...parts.choice }), signal, "the model");
   } catch (error) {
     if (error instanceof DeadlineError || limits.deadline.aborted) throw new RolloutFailure("timeout", "the model did not answer before the deadline");
     throw new RolloutFailure("model_error", `the model call failed: ${error instanceof Error ? error.message : String(error)}`);

@@ -2,7 +2,18 @@
 import pLimit from "p-limit";
 import { type ExpandMessage, type RolloutMessage, rolloutId, WorkMessage } from "../../contracts/messages.js";
 import { QUEUES } from "../../contracts/names.js";
-import { type DatasetRow, EdgegymError, environmentFromAgentName, ROLLOUT_ID, ROLLOUT_INDEX, TASK_INDEX } from "../../protocol/index.js";
+import type { ModelChoice } from "../../contracts/rpc.js";
+import {
+  type DatasetRow,
+  EdgegymError,
+  environmentFromAgentName,
+  NG_FAILURE_CLASS,
+  NG_FAILURE_TERMINAL,
+  nemoGymFailure,
+  ROLLOUT_ID,
+  ROLLOUT_INDEX,
+  TASK_INDEX,
+} from "../../protocol/index.js";
 import { ENVELOPE_BYTES, fitsInBytes, type OutgoingMessage, type ReceivedBatch, type ReceivedMessage } from "../../queues/queue.js";
 import { executeRow } from "./execute.js";
 import type { AgentPorts } from "./ports.js";
@@ -61,7 +72,13 @@ function retryDelay(ports: AgentPorts, attempts: number): number {
   return Math.min(60, ports.config.RETRY_BASE_SECONDS * 2 ** attempts) * (0.75 + Math.random() * 0.5);
 }
 
-async function runOne(ports: AgentPorts, message: ReceivedMessage, body: RolloutMessage, readChunk: (key: string) => Promise<Chunk>): Promise<void> {
+async function runOne(
+  ports: AgentPorts,
+  message: ReceivedMessage,
+  body: RolloutMessage,
+  readChunk: (key: string) => Promise<Chunk>,
+  model: ModelChoice | undefined,
+): Promise<void> {
   const id = rolloutId(body.job_id, body.task_index, body.rollout_index);
   const base = { job_id: body.job_id, rollout_id: id, task_index: body.task_index, rollout_index: body.rollout_index };
   let row = body.row;
@@ -70,7 +87,7 @@ async function runOne(ports: AgentPorts, message: ReceivedMessage, body: Rollout
     if (!row) throw new EdgegymError(400, "invalid_row", `row ${body.task_index} is in neither the message nor its chunk`);
     // The row was checked against the protocol when the job accepted it: it is not parsed again here.
     const materialized: DatasetRow = { ...row, [TASK_INDEX]: body.task_index, [ROLLOUT_INDEX]: body.rollout_index, [ROLLOUT_ID]: id };
-    const { record, environment } = await executeRow(ports, materialized);
+    const { record, environment } = await executeRow(ports, materialized, model ?? {});
     // A verifier's own failure (NeMo Gym's judge_failed) is a failure record: out of the metrics, retried on resume.
     const failureClass = record._ng_failure_class;
     if (typeof failureClass === "string") {
@@ -89,6 +106,7 @@ async function runOne(ports: AgentPorts, message: ReceivedMessage, body: Rollout
     }
     const agentName = (row?.agent_ref as { name?: string } | undefined)?.name;
     const environment = (agentName && environmentFromAgentName(agentName, ports.environments)) || agentName || "unknown";
+    const { failureClass, terminal } = nemoGymFailure(failure.status, failure.code);
     const record = {
       [TASK_INDEX]: body.task_index,
       [ROLLOUT_INDEX]: body.rollout_index,
@@ -99,6 +117,9 @@ async function runOne(ports: AgentPorts, message: ReceivedMessage, body: Rollout
       message: failure.message,
       attempts: message.attempts,
       attempt: body.attempt,
+      // NeMo Gym's routing fields, so its tools read an edgegym failure as one of their own.
+      [NG_FAILURE_CLASS]: failureClass,
+      ...(terminal ? { [NG_FAILURE_TERMINAL]: true } : {}),
     };
     try {
       await sendResult(ports, { ...base, environment, kind: "failure" }, record);
@@ -123,6 +144,8 @@ async function deadLetter(ports: AgentPorts, message: ReceivedMessage): Promise<
       failure_class: "dead_letter",
       message: "the rollout message exhausted its deliveries without an answer",
       attempt: body.attempt,
+      // Retried on resume, as NeMo Gym retries a transient failure.
+      [NG_FAILURE_CLASS]: "transient",
     };
     const base = { job_id: body.job_id, rollout_id: id, task_index: body.task_index, rollout_index: body.rollout_index, environment: "unknown" };
     await sendResult(ports, { ...base, kind: "failure" }, record);
@@ -130,8 +153,8 @@ async function deadLetter(ports: AgentPorts, message: ReceivedMessage): Promise<
   message.ack();
 }
 
-/** What a job's started() answered for this batch: its repeats, or null when it was cancelled. */
-type Started = { numRepeats: number } | null;
+/** What a job's started() answered for this batch: its repeats and model choice, or null when it was cancelled. */
+type Started = { numRepeats: number; model?: ModelChoice } | null;
 
 export async function handleWork(batch: ReceivedBatch, ports: AgentPorts): Promise<void> {
   if (batch.queue === QUEUES.rolloutsDlq) {
@@ -172,7 +195,7 @@ export async function handleWork(batch: ReceivedBatch, ports: AgentPorts): Promi
       limit(async () => {
         const job = live.get(body.job_id);
         if (!job) return message.ack(); // cancelled: queued work is dropped, not run
-        if (body.kind === "rollout") return runOne(ports, message, body, readChunk);
+        if (body.kind === "rollout") return runOne(ports, message, body, readChunk, job.model);
         try {
           await expand(ports, body, job.numRepeats, readChunk);
           message.ack();

@@ -1,7 +1,7 @@
 // One row to one scored record, the same for /run and the queue consumer.
 import type { AgentConfig } from "../../contracts/config.js";
 import type { RunOptions } from "../../contracts/rpc.js";
-import { type DatasetRow, ROLLOUT_ID, ROLLOUT_INDEX, TASK_INDEX } from "../../protocol/index.js";
+import { type DatasetRow, nemoGymRolloutId, ROLLOUT_ID, ROLLOUT_INDEX, TASK_INDEX } from "../../protocol/index.js";
 import type { RolloutLimits } from "./calls.js";
 import { runGymnasiumRollout } from "./gymnasium.js";
 import { environmentKind } from "./kind.js";
@@ -32,8 +32,13 @@ export interface Execution {
 export async function executeRow(ports: AgentPorts, row: DatasetRow, options: RunOptions = {}): Promise<Execution> {
   const { name, environment } = resolveEnvironment(ports, row, options.environment);
   const limits = rolloutLimits(ports.config, SIMPLE_MAX_STEPS);
-  const parts = { model: ports.model, resources: environment };
-  const rolloutId = typeof row[ROLLOUT_ID] === "string" ? row[ROLLOUT_ID] : crypto.randomUUID();
+  const choice = {
+    ...(options.policy ? { policy: options.policy } : {}),
+    ...(options.returnTokenIds !== undefined ? { returnTokenIds: options.returnTokenIds } : {}),
+  };
+  const parts = { model: ports.model, resources: environment, ...(Object.keys(choice).length ? { choice } : {}) };
+  // NeMo Gym's id for the row (its own, or `<task>-<rollout>`), else a fresh one in the same alphabet.
+  const rolloutId = nemoGymRolloutId(row) ?? crypto.randomUUID();
   const kind = await environmentKind(name, environment, limits);
 
   if (kind.kind === "gymnasium") {

@@ -1,6 +1,13 @@
 // One rollout, as NeMo Gym's simple agent runs it: seed → (model → tools)* until a final answer or max_steps → verify.
 import { RESERVED_ROUTES } from "../../contracts/names.js";
-import type { DatasetRow, FunctionCallItem, Item, Response as ResponsesResponse, Usage } from "../../protocol/index.js";
+import {
+  type DatasetRow,
+  type FunctionCallItem,
+  type Item,
+  type Response as ResponsesResponse,
+  rewardComponentsProblem,
+  type Usage,
+} from "../../protocol/index.js";
 import { environmentCall, expectOk, modelTurn, type RolloutLimits, type RolloutParts, within } from "./calls.js";
 import { RolloutFailure } from "./failure.js";
 import { accumulateUsage } from "./usage.js";
@@ -63,6 +70,9 @@ export async function runRollout(row: DatasetRow, parts: RolloutParts, limits: R
   if (!fields || typeof fields !== "object" || typeof (fields as { reward?: unknown }).reward !== "number") {
     throw new RolloutFailure("verify_failed", "/verify answered without a numeric reward");
   }
+  // A trainer reads reward as the components' sum (NeMo RL refuses the batch otherwise): a verifier that breaks it is caught here.
+  const mismatch = rewardComponentsProblem(fields as Record<string, unknown>);
+  if (mismatch) throw new RolloutFailure("verify_failed", `/verify answered inconsistent rewards: ${mismatch}`);
   // NeMo Gym's verify response: the request with the verifier's fields added (the environment sent only those back).
   return { ...request, ...(fields as Record<string, unknown>) };
 }

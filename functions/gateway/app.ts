@@ -1,16 +1,16 @@
 // gateway: one URL in front of the model proxy, the agent and every environment; zod checks all that comes in here.
 import { Hono } from "hono";
-import { z } from "zod";
 import type { GatewayEnv } from "../../contracts/env.generated.js";
 import { environmentService } from "../../contracts/environments.js";
-import { ENVIRONMENT_HEADER } from "../../contracts/names.js";
 import type { EnvironmentService } from "../../contracts/rpc.js";
-import { notFound, onError, raise, readJson } from "../../http/errors.js";
-import { DatasetRow, EdgegymError, parseOr400 } from "../../protocol/index.js";
+import { notFound, onError } from "../../http/errors.js";
+import { EdgegymError } from "../../protocol/index.js";
 import { requireToken } from "./auth.js";
 import { createJob } from "./jobs-create.js";
 import { cancelJob, jobResults, jobStatus, listJobs, resumeJob } from "./jobs-read.js";
+import { nemoGym } from "./nemo-gym.js";
 import { gatewayPorts } from "./ports.js";
+import { run } from "./run.js";
 
 export const app = new Hono<{ Bindings: GatewayEnv }>();
 app.onError(onError);
@@ -31,22 +31,9 @@ app.post("/v1/responses", (c) => c.env.MODEL_PROXY.fetch(c.req.raw));
 app.post("/v1/chat/completions", (c) => c.env.MODEL_PROXY.fetch(c.req.raw));
 app.get("/v1/models", (c) => c.env.MODEL_PROXY.fetch(c.req.raw));
 
-const RunQuery = z.object({
-  environment: z.string().min(1).optional(),
-  max_steps: z.coerce.number().int().positive().optional(),
-});
-
-/** One rollout: the row checked here, at the edge, then run by the agent over RPC. */
-app.post("/run", async (c) => {
-  const query = parseOr400(RunQuery, c.req.query(), "run query");
-  const row = parseOr400(DatasetRow, await readJson(c), "dataset row");
-  const environment = query.environment ?? c.req.header(ENVIRONMENT_HEADER);
-  const result = await c.env.AGENT.run(row, {
-    ...(environment ? { environment } : {}),
-    ...(query.max_steps ? { maxSteps: query.max_steps } : {}),
-  });
-  return result.ok ? c.json(result.value) : raise(result.error);
-});
+app.post("/run", run);
+// NeMo Gym's head-server routes (discovery, /aggregate_metrics by agent_ref): its collector finds edgegym by config alone.
+app.route("/", nemoGym);
 
 app.post("/v1/jobs", createJob);
 app.get("/v1/jobs", listJobs);

@@ -16,6 +16,7 @@ import {
   ResponsesCreateParams,
   TASK_INDEX,
 } from "../../protocol/index.js";
+import { ModelFields, modelChoice } from "./model-choice.js";
 import { gatewayPorts } from "./ports.js";
 
 /** Rows per inputs chunk: the unit the agent expands into rollout messages. */
@@ -25,7 +26,7 @@ const MAX_REPORTED_PROBLEMS = 1000;
 const flag = z.union([z.boolean(), z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1")]);
 const count = z.coerce.number().int().positive();
 
-export const JobOptions = z.object({
+export const JobOptions = ModelFields.extend({
   environment: z.string().min(1).optional(),
   num_repeats: count.default(1),
   limit: count.optional(),
@@ -103,13 +104,16 @@ export async function createJob(c: Context<{ Bindings: GatewayEnv }>): Promise<R
     if (problems.length < MAX_REPORTED_PROBLEMS) problems.push({ line, ...issue });
   };
 
+  const model = modelChoice(c, options);
   let lineNumber = 0;
   let taskIndex = 0;
+  /** Task index → the line that holds it: a row's own `_ng_task_index` is kept, so two rows may not share one. */
+  const lineOfTask = new Map<number, number>();
   for await (const text of source) {
     lineNumber++;
     if (text.trim() === "") continue;
     if (options.limit !== undefined && taskIndex >= options.limit) break;
-    const task = taskIndex++;
+    const position = taskIndex++;
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -129,6 +133,18 @@ export async function createJob(c: Context<{ Bindings: GatewayEnv }>): Promise<R
       continue;
     }
     const row = parsed.data;
+    // A row's own task index is kept (NeMo Gym's collector honours it: a stable id across shards); else its position.
+    const own = row[TASK_INDEX];
+    if (own !== undefined && !(typeof own === "number" && Number.isInteger(own) && own >= 0)) {
+      problem(lineNumber, { path: [TASK_INDEX], message: "must be a non-negative integer" });
+      continue;
+    }
+    const task = own ?? position;
+    const earlier = lineOfTask.get(task);
+    if (earlier !== undefined) {
+      problem(lineNumber, { path: [TASK_INDEX], message: `task index ${task} is already line ${earlier}'s; each row of a job needs its own` });
+      continue;
+    }
     const environment = options.environment ?? (row.agent_ref ? environmentFromAgentName(row.agent_ref.name, known) : undefined);
     if (!environment) {
       const message = row.agent_ref
@@ -141,6 +157,7 @@ export async function createJob(c: Context<{ Bindings: GatewayEnv }>): Promise<R
     const ownRef = row.agent_ref && environmentFromAgentName(row.agent_ref.name, known) === environment ? row.agent_ref : undefined;
     const agentRef: AgentRef = ownRef ?? { type: "responses_api_agents", name: `${environment}_simple_agent` };
     chunk.push(JSON.stringify({ ...row, agent_ref: agentRef, [TASK_INDEX]: task }));
+    lineOfTask.set(task, lineNumber);
     tasks.push(task);
     if (chunk.length >= CHUNK_ROWS) await flush();
   }
@@ -169,6 +186,7 @@ export async function createJob(c: Context<{ Bindings: GatewayEnv }>): Promise<R
     tasks,
     chunk_keys: chunkKeys,
     created_at: Date.now(),
+    ...(Object.keys(model).length ? { model } : {}),
     ...(problems.length ? { skipped_lines: problems.map((p) => ({ line: p.line ?? 0, field: p.path.join("."), message: p.message })) } : {}),
   };
   await ports.store.put(jobKeys.manifest(id), JSON.stringify({ id, created_at: config.created_at, environment: config.environment ?? null }));

@@ -21,6 +21,8 @@ export interface ProxyConfig {
   chatTemplateKwargs?: JsonObject;
   extraBody?: JsonObject;
   samplingOverrides?: JsonObject;
+  /** A caller's own upstreams (for one call): their health is not recorded in the isolate's shared pool state. */
+  isolated?: boolean;
 }
 
 export const DEFAULTS = {

@@ -5,6 +5,7 @@ import type { ModelCallOptions, ModelRpc, RpcResult } from "../../contracts/rpc.
 import { rpcError } from "../../http/errors.js";
 import type { ResponsesCreateParams, Response as ResponsesResponse } from "../../protocol/index.js";
 import { app } from "./app.js";
+import { callConfig } from "./call-config.js";
 import { proxyConfig } from "./config.js";
 import { respondTurn } from "./turn.js";
 
@@ -15,7 +16,8 @@ export class ModelEntrypoint extends WorkerEntrypoint<ModelProxyEnv> implements 
 
   async respond(params: ResponsesCreateParams, options: ModelCallOptions = {}): Promise<RpcResult<ResponsesResponse>> {
     try {
-      const config = proxyConfig(this.env);
+      // The caller's policy model and token choice, for this call only.
+      const config = callConfig(proxyConfig(this.env), options);
       const signal = options.timeoutMs ? AbortSignal.timeout(options.timeoutMs) : undefined;
       const { response } = await respondTurn(config, params, { ...(options.sessionId ? { sessionId: options.sessionId } : {}), ...(signal ? { signal } : {}) });
       return { ok: true, value: response };

@@ -162,7 +162,7 @@ export async function callUpstream<T>(config: ProxyConfig, call: UpstreamCall<T>
   let last: { url: string; failure: Failure } | undefined;
 
   for (let n = 1; n <= config.maxAttempts; n++) {
-    const url = pick(order, failedHere, n);
+    const url = pick(order, failedHere, n, !config.isolated);
     if (last) {
       // Another server needs no pause; the same one gets time to recover.
       if (url === previous) await sleep(backoffMs(config, ++sameRetries, last.failure.retryAfterMs), call.signal);
@@ -172,14 +172,14 @@ export async function callUpstream<T>(config: ProxyConfig, call: UpstreamCall<T>
     previous = url;
     const result = await attempt(config, url, call);
     if ("ok" in result) {
-      recordSuccess(url);
+      if (!config.isolated) recordSuccess(url);
       return { kind: "ok", value: result.ok, upstream: url, attempts: n };
     }
     if ("contextLength" in result) return { kind: "context_length", message: result.contextLength, upstream: url, attempts: n };
     last = { url, failure: result.failure };
     if (result.failure.kind === "connection") {
       failedHere.add(url);
-      recordFailure(url, config.unhealthyMs);
+      if (!config.isolated) recordFailure(url, config.unhealthyMs);
     }
   }
 

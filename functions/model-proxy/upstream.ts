@@ -37,9 +37,9 @@ export function isHealthy(url: string, now = Date.now()): boolean {
  * The upstream for an attempt: the first healthy candidate not already failed at connection level in this request;
  * when none is left, the candidates in turn (a pool that looks all down is still tried, never refused).
  */
-export function pick(order: readonly string[], skip: ReadonlySet<string>, attempt: number): string {
+export function pick(order: readonly string[], skip: ReadonlySet<string>, attempt: number, tracked = true): string {
   const now = Date.now();
-  return order.find((url) => !skip.has(url) && isHealthy(url, now)) ?? order[(attempt - 1) % order.length]!;
+  return order.find((url) => !skip.has(url) && (!tracked || isHealthy(url, now))) ?? order[(attempt - 1) % order.length]!;
 }
 
 export function recordSuccess(url: string): void {

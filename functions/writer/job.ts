@@ -4,7 +4,8 @@ import { configCache, WriterVars } from "../../contracts/config.js";
 import type { WriterEnv } from "../../contracts/env.generated.js";
 import { environmentService } from "../../contracts/environments.js";
 import type { JobConfig, JobInfo, JobRpc, JobStatus, LocationPage, ResultEntry, ResultKind, ResumePlan } from "../../contracts/jobs.js";
-import { jobKeys } from "../../contracts/messages.js";
+import { jobKeys, rolloutId } from "../../contracts/messages.js";
+import type { ModelChoice } from "../../contracts/rpc.js";
 import type { AggregateMetrics } from "../../protocol/index.js";
 import { r2Store } from "../../storage/r2.js";
 import type { ObjectStore } from "../../storage/store.js";
@@ -75,12 +76,12 @@ export class Job extends DurableObject<WriterEnv> implements JobRpc {
     return meta ? this.describe(meta) : null;
   }
 
-  async started(count: number): Promise<{ numRepeats: number } | null> {
+  async started(count: number): Promise<{ numRepeats: number; model?: ModelChoice } | null> {
     const meta = this.meta();
     if (!meta || meta.status === "cancelled") return null;
     meta.started += count;
     this.tables.saveMeta(meta);
-    return { numRepeats: meta.config.num_repeats };
+    return { numRepeats: meta.config.num_repeats, ...(meta.config.model ? { model: meta.config.model } : {}) };
   }
 
   record(entries: ResultEntry[]): Promise<{ written: number; duplicates: number }> {
@@ -168,7 +169,8 @@ export class Job extends DurableObject<WriterEnv> implements JobRpc {
     const missing: [number, number][] = [];
     for (const task of meta.config.tasks) {
       for (let repeat = 0; repeat < meta.config.num_repeats; repeat++) {
-        if (!have.has(`${meta.config.id}:${task}:${repeat}`)) missing.push([task, repeat]);
+        // A job recorded before ids took NeMo Gym's form has `<job>:<task>:<repeat>` ones.
+        if (!have.has(rolloutId(meta.config.id, task, repeat)) && !have.has(`${meta.config.id}:${task}:${repeat}`)) missing.push([task, repeat]);
       }
     }
     Object.assign(meta, this.tables.counted());

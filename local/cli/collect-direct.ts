@@ -35,7 +35,7 @@ async function rolloutsOf(plan: Plan, options: DirectOptions): Promise<Rollout[]
         environment: plan.environments[k]!,
         task,
         rollout,
-        row: { ...row, [TASK_INDEX]: task, [ROLLOUT_INDEX]: rollout, [ROLLOUT_ID]: `${runId}:${task}:${rollout}` },
+        row: { ...row, [TASK_INDEX]: task, [ROLLOUT_INDEX]: rollout, [ROLLOUT_ID]: `${runId}-${task}-${rollout}` },
       });
     }
     k++;

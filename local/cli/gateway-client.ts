@@ -42,7 +42,8 @@ export class GatewayClient {
 
   /** One rollout through /run; transient failures are retried with backoff, up to a fixed budget. */
   async run(row: unknown, environment: string | undefined, signal?: AbortSignal): Promise<Record<string, unknown> | RunFailure> {
-    const query = environment ? `?environment=${encodeURIComponent(environment)}` : "";
+    // Failures as error statuses (retried below, reported with their code); the rows carry _ng_rollout_index, which alone would ask for records.
+    const query = `?${new URLSearchParams({ failures: "error", ...(environment ? { environment } : {}) })}`;
     let last: RunFailure = { failure_class: "unknown", message: "not attempted", attempts: 0 };
     for (let attempt = 1; attempt <= this.retries; attempt++) {
       try {

@@ -76,7 +76,7 @@ describe("sqsQueue", () => {
     expect(received.map((m) => JSON.parse(m.Body!).task_index).sort((a, b) => a - b)).toEqual(Array.from({ length: 25 }, (_, i) => i));
     const third = received.find((m) => JSON.parse(m.Body!).task_index === 3)!;
     expect(third.MessageAttributes?.job_id?.StringValue).toBe("job-1");
-    expect(third.MessageAttributes?.rollout_id?.StringValue).toBe("job-1:3:0");
+    expect(third.MessageAttributes?.rollout_id?.StringValue).toBe("job-1-3-0");
   });
 
   it("refuses a CJK body under 256 K characters but over 256 KiB of UTF-8 before sending anything", async () => {
@@ -135,8 +135,8 @@ describe("sqsQueue", () => {
     failEntries(sqs, ["4"], 100);
     const queueUrl = freshQueue();
     const sent = sqsQueue(sqs, queueUrl).sendBatch(Array.from({ length: 12 }, (_, i) => ({ body: rollout(i) })));
-    await expect(sent).rejects.toThrow("SQS did not take 1 message(s): 4 (job-1:4:0): InternalError");
-    await expect(sent).rejects.toMatchObject({ failed: [{ index: 4, senderFault: false, rolloutId: "job-1:4:0" }] });
+    await expect(sent).rejects.toThrow("SQS did not take 1 message(s): 4 (job-1-4-0): InternalError");
+    await expect(sent).rejects.toMatchObject({ failed: [{ index: 4, senderFault: false, rolloutId: "job-1-4-0" }] });
     expect(await drain(aws.sqs, queueUrl)).toHaveLength(11);
   });
 

@@ -1,0 +1,54 @@
+// A trainer's model choice on /run and on a job: NeMo Gym's policy keys and token ids, checked here and allowed by scope.
+import type { Context } from "hono";
+import { z } from "zod";
+import type { ModelChoice } from "../../contracts/rpc.js";
+import { EdgegymError } from "../../protocol/index.js";
+
+const flag = z.union([z.boolean(), z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1")]);
+const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
+
+/** NeMo Gym's names for the policy model (policy_base_url may list several servers, comma-separated). */
+export const ModelFields = z.object({
+  policy_base_url: z
+    .string()
+    .transform((value) =>
+      value
+        .split(",")
+        .map((url) => url.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(httpUrl).min(1, "names no URL").max(64, "lists more than 64 servers"))
+    .optional(),
+  policy_model_name: z.string().trim().min(1).optional(),
+  /** Token ids and logprobs on each model call's last output item (for training); the model proxy's setting when unset. */
+  return_token_ids: flag.optional(),
+});
+export type ModelFields = z.infer<typeof ModelFields>;
+
+/** The scope a token needs to name the policy model (the security layer defines scopes; this is the one this feature asks for). */
+export const MODEL_SCOPE = "model";
+
+/**
+ * SCOPE HOOK — the token's scopes as the authentication middleware leaves them on the context (`c.set("scopes", [...])`).
+ * While nothing sets them (every accepted token has every right, and the local emulation has no tokens) this is undefined
+ * and the policy model may be named.
+ */
+function tokenScopes(c: Context): readonly unknown[] | undefined {
+  const scopes: unknown = (c.var as Record<string, unknown>)["scopes"];
+  return Array.isArray(scopes) ? scopes : undefined;
+}
+
+/** The model choice the fields ask for; naming the policy model needs the `model` scope. */
+export function modelChoice(c: Context, fields: ModelFields): ModelChoice {
+  const { policy_base_url: baseUrls, policy_model_name: model, return_token_ids: returnTokenIds } = fields;
+  const choice: ModelChoice = returnTokenIds === undefined ? {} : { returnTokenIds };
+  if (!baseUrls && !model) return choice;
+  if (baseUrls && !model) {
+    throw new EdgegymError(400, "invalid_request", "policy_base_url needs policy_model_name: the name the policy model is served under");
+  }
+  const scopes = tokenScopes(c);
+  if (scopes && !scopes.includes(MODEL_SCOPE)) {
+    throw new EdgegymError(403, "forbidden", `naming the policy model needs a token with the "${MODEL_SCOPE}" scope`);
+  }
+  return { ...choice, policy: { ...(baseUrls ? { baseUrls } : {}), ...(model ? { model } : {}) } };
+}

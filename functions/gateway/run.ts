@@ -1,0 +1,76 @@
+// POST /run: one rollout, checked here and run by the agent over RPC; a failed one answered as the caller's tool expects.
+import type { Context } from "hono";
+import { z } from "zod";
+import type { GatewayEnv } from "../../contracts/env.generated.js";
+import { ENVIRONMENT_HEADER } from "../../contracts/names.js";
+import type { JsonRecord, ModelChoice, RpcError } from "../../contracts/rpc.js";
+import { raise, readJson, rpcError } from "../../http/errors.js";
+import {
+  NG_FAILURE_CLASS,
+  NG_FAILURE_TERMINAL,
+  NG_NO_PERSIST,
+  nemoGymFailure,
+  nemoGymRolloutId,
+  parseOr400,
+  ROLLOUT_ID,
+  RunRow,
+} from "../../protocol/index.js";
+import { ModelFields, modelChoice } from "./model-choice.js";
+
+export const RunQuery = ModelFields.extend({
+  environment: z.string().min(1).optional(),
+  max_steps: z.coerce.number().int().positive().optional(),
+  /**
+   * How a failed rollout is answered. `record`: a 200 carrying NeMo Gym's failure fields (its collector ends the whole
+   * run on any non-2xx /run, and routes such a record to its failures file); `error`: the error envelope and its status
+   * (NeMo RL counts a 5xx as an infrastructure failure and retries it). Unset: `record` for a row from NeMo Gym's
+   * collector, which always stamps `_ng_rollout_index` (NeMo RL never sends it), `error` otherwise.
+   */
+  failures: z.enum(["record", "error"]).optional(),
+});
+
+/** The placeholder Response of a failed rollout (NeMo Gym's agents answer an empty one with reward 0). */
+function emptyResponse(model: string): JsonRecord {
+  return {
+    id: `resp_failed_${crypto.randomUUID().replace(/-/g, "")}`,
+    object: "response",
+    created_at: Math.floor(Date.now() / 1000),
+    model,
+    output: [],
+    parallel_tool_calls: false,
+    tool_choice: "none",
+    tools: [],
+  };
+}
+
+/** A failed rollout as NeMo Gym's failure record: the row, an empty response, reward 0, the class and why. */
+export function failureRecord(row: RunRow, error: RpcError, choice: ModelChoice): JsonRecord {
+  const { failureClass, terminal } = nemoGymFailure(error.status, error.code);
+  // A row re-fed from an earlier output may carry stale results and routing fields: the fresh ones replace them.
+  const { reward: _reward, response: _response, [NG_FAILURE_CLASS]: _class, [NG_FAILURE_TERMINAL]: _terminal, [NG_NO_PERSIST]: _skip, ...rest } = row;
+  const id = nemoGymRolloutId(row);
+  return {
+    ...rest,
+    response: emptyResponse(choice.policy?.model ?? "unknown"),
+    reward: 0,
+    error_message: error.message,
+    error_code: error.code,
+    error_status: error.status,
+    [NG_FAILURE_CLASS]: failureClass,
+    ...(terminal ? { [NG_FAILURE_TERMINAL]: true } : {}),
+    ...(id ? { [ROLLOUT_ID]: id } : {}),
+  };
+}
+
+export async function run(c: Context<{ Bindings: GatewayEnv }>): Promise<Response> {
+  const query = parseOr400(RunQuery, c.req.query(), "run query");
+  const row = parseOr400(RunRow, await readJson(c), "dataset row");
+  const environment = query.environment ?? c.req.header(ENVIRONMENT_HEADER);
+  const choice = modelChoice(c, query);
+  const options = { ...(environment ? { environment } : {}), ...(query.max_steps ? { maxSteps: query.max_steps } : {}), ...choice };
+  // A call that fails outright (the agent's isolate lost) is a failed rollout too, answered the way the caller asked.
+  const result = await c.env.AGENT.run(row, options).catch((error: unknown) => ({ ok: false as const, error: rpcError(error) }));
+  if (result.ok) return c.json(result.value);
+  const failures = query.failures ?? (row._ng_rollout_index !== undefined ? "record" : "error");
+  return failures === "record" ? c.json(failureRecord(row, result.error, choice)) : raise(result.error);
+}

@@ -1,0 +1,132 @@
+"""The NeMo Gym agent server: what NeMo Gym's client sends arrives at the gateway with the token; what it needs comes back."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import sys
+import threading
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "nemo_gym"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import edgegym_agent  # noqa: E402
+from fake_gateway import FakeGateway, echo, json_answer  # noqa: E402
+
+COLLECTOR_ROW = {"responses_create_params": {"input": "hi"}, "agent_ref": {"name": "math_simple_agent"}, "_ng_task_index": 2, "_ng_rollout_index": 1}
+NEMO_RL_ROW = {"responses_create_params": {"input": "hi", "temperature": 1.0, "top_p": 1.0}, "agent_ref": {"name": "math_simple_agent"}, "_rowidx": 0}
+
+
+class AgentServer:
+    def __init__(self, *argv: str):
+        self.server = edgegym_agent.serve(edgegym_agent.parse_args(["--port", "0", "--max-wait", "1", *argv]))
+        self.port = self.server.server_address[1]
+        self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+        self.thread.start()
+
+    def call(self, method: str, path: str, body=None, connection=None):
+        own = connection is None
+        connection = connection or http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        data = None if body is None else (body if isinstance(body, bytes) else json.dumps(body).encode())
+        connection.request(method, path, body=data, headers={"content-type": "application/json"} if data is not None else {})
+        response = connection.getresponse()
+        answer = response.status, json.loads(response.read())
+        if own:
+            connection.close()
+        return answer
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+        self.server.RequestHandlerClass.forwarder.transport.close()
+
+
+class AgentTest(unittest.TestCase):
+    def setUp(self) -> None:
+        self.gateway = FakeGateway()
+        self.servers = []
+
+    def tearDown(self) -> None:
+        for server in self.servers:
+            server.close()
+        self.gateway.close()
+
+    def start(self, *argv: str) -> AgentServer:
+        server = AgentServer("--gateway", self.gateway.url, "--token", "tok", *argv)
+        self.servers.append(server)
+        return server
+
+    def test_liveness_is_answered_here(self) -> None:
+        self.assertEqual(self.start().call("GET", "/"), (200, {"status": "ok"}))
+        self.assertEqual(self.gateway.requests, [])
+
+    def test_discovery_comes_from_the_gateway_naming_this_address(self) -> None:
+        yaml_text = "head_server:\n  host: 127.0.0.1\n"
+        self.gateway.answer("/global_config_dict_yaml", json_answer(yaml_text))
+        agent = self.start()
+        self.assertEqual(agent.call("GET", "/global_config_dict_yaml"), (200, yaml_text))
+        sent = self.gateway.requests[0]
+        self.assertEqual(sent.headers["authorization"], "Bearer tok")
+        self.assertEqual(sent.headers["x-forwarded-host"], f"127.0.0.1:{agent.port}")
+
+    def test_run_forwards_the_row_byte_for_byte_with_the_trainers_flags(self) -> None:
+        self.gateway.answer("/run", echo(lambda row: {**row, "reward": 1.0}))
+        agent = self.start("--policy-base-url", "http://10.0.0.5:9001/v1", "--policy-model", "Qwen/Qwen3-4B", "--token-ids", "--failures", "error")
+        raw = b'{"responses_create_params":{"input":"hi"},"_rowidx":3}'
+        status, record = agent.call("POST", "/run", raw)
+        self.assertEqual((status, record["reward"], record["_rowidx"]), (200, 1.0, 3))
+        sent = self.gateway.requests[0]
+        self.assertEqual(sent.body, raw)
+        self.assertEqual(sent.query, {"policy_base_url": "http://10.0.0.5:9001/v1", "policy_model_name": "Qwen/Qwen3-4B",
+                                      "return_token_ids": "true", "failures": "error"})
+
+    def test_the_gateways_admission_limit_is_waited_out_not_passed_on(self) -> None:
+        busy = json_answer({"error": {"code": "overloaded", "message": "later"}}, 503, {"retry-after": "0"})
+        self.gateway.answer("/run", busy, echo(lambda row: {**row, "reward": 1.0}))
+        status, record = self.start().call("POST", "/run", COLLECTOR_ROW)
+        self.assertEqual((status, record["reward"]), (200, 1.0))
+        self.assertEqual(len(self.gateway.requests), 2)
+
+    def test_an_unreachable_gateway_is_a_failure_record_for_the_collector_and_a_502_for_nemo_rl(self) -> None:
+        port = self.gateway.server.server_address[1]
+        self.gateway.close()
+        agent = AgentServer("--gateway", f"http://127.0.0.1:{port}", "--max-wait", "0.3")
+        self.servers.append(agent)
+        status, record = agent.call("POST", "/run", COLLECTOR_ROW)
+        self.assertEqual(status, 200)
+        self.assertEqual((record["_ng_failure_class"], record["reward"], record["_ng_task_index"]), ("transient", 0.0, 2))
+        self.assertEqual(record["response"]["output"], [])
+        status, body = agent.call("POST", "/run", NEMO_RL_ROW)
+        self.assertEqual(status, 502)
+        self.assertIn("unreachable", body)
+
+    def test_gateway_statuses_pass_through(self) -> None:
+        self.gateway.answer("/run", json_answer({"error": {"code": "upstream_failed", "message": "model down"}}, 502))
+        status, body = self.start().call("POST", "/run", NEMO_RL_ROW)
+        self.assertEqual((status, body["error"]["code"]), (502, "upstream_failed"))
+
+    def test_aggregate_metrics_is_forwarded_with_the_fixed_environment(self) -> None:
+        metrics = {"agent_metrics": {"mean/reward": 1.0}, "key_metrics": {}, "group_level_metrics": []}
+        self.gateway.answer("/aggregate_metrics", json_answer(metrics))
+        status, body = self.start("--environment", "math").call("POST", "/aggregate_metrics", {"verify_responses": [{"reward": 1.0}]})
+        self.assertEqual((status, body), (200, metrics))
+        self.assertEqual(self.gateway.requests[0].query, {"environment": "math"})
+
+    def test_one_kept_alive_connection_carries_many_requests(self) -> None:
+        self.gateway.answer("/run", echo(lambda row: {**row, "reward": 1.0}))
+        agent = self.start()
+        connection = http.client.HTTPConnection("127.0.0.1", agent.port, timeout=10)
+        try:
+            answers = [agent.call("POST", "/run", COLLECTOR_ROW, connection)[0] for _ in range(3)]
+        finally:
+            connection.close()
+        self.assertEqual(answers, [200, 200, 200])
+
+    def test_unknown_routes_are_404(self) -> None:
+        self.assertEqual(self.start().call("POST", "/v1/responses", {})[0], 404)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,52 @@
+// The gateway's trainer-facing pieces in plain Node: the advertised address, and naming the policy model under a token's scopes.
+import { Hono } from "hono";
+import { describe, expect, it } from "vitest";
+import { onError } from "../../http/errors.js";
+import { advertisedAddress } from "../../functions/gateway/nemo-gym.js";
+import { ModelFields, modelChoice } from "../../functions/gateway/model-choice.js";
+
+describe("advertisedAddress", () => {
+  it("is the address NeMo Gym's client reached, or the one a forwarder names", () => {
+    expect(advertisedAddress("http://127.0.0.1:8787/global_config_dict_yaml", undefined)).toEqual({ host: "127.0.0.1", port: 8787 });
+    expect(advertisedAddress("https://gw.example.com/global_config_dict_yaml", undefined)).toEqual({ host: "gw.example.com", port: 443 });
+    expect(advertisedAddress("https://gw.example.com/x", "127.0.0.1:11000")).toEqual({ host: "127.0.0.1", port: 11000 });
+    expect(advertisedAddress("https://gw.example.com/x", "[::1]:11000, proxy")).toEqual({ host: "::1", port: 11000 });
+    expect(advertisedAddress("http://gw.example.com/x", "trainer-node")).toEqual({ host: "trainer-node", port: 80 });
+  });
+});
+
+/** An app whose (stand-in) auth middleware leaves the token's scopes on the context, as the security layer will. */
+function appWithScopes(scopes: string[] | undefined) {
+  const app = new Hono<{ Variables: { scopes: string[] } }>();
+  app.onError(onError);
+  app.use(async (c, next) => {
+    if (scopes) c.set("scopes", scopes);
+    await next();
+  });
+  app.get("/", (c) => c.json(modelChoice(c, ModelFields.parse(c.req.query()))));
+  return app;
+}
+
+describe("modelChoice", () => {
+  const query = "?policy_base_url=http://trainer:9100/v1,http://trainer:9101/v1&policy_model_name=Qwen/Qwen3-4B&return_token_ids=true";
+
+  it("reads NeMo Gym's policy keys and the token-id flag", async () => {
+    const answer = await appWithScopes(undefined).request(`/${query}`);
+    expect(await answer.json()).toEqual({
+      returnTokenIds: true,
+      policy: { baseUrls: ["http://trainer:9100/v1", "http://trainer:9101/v1"], model: "Qwen/Qwen3-4B" },
+    });
+  });
+
+  it("needs the model scope to name the policy model, not to ask for token ids", async () => {
+    expect((await appWithScopes(["run"]).request(`/${query}`)).status).toBe(403);
+    expect((await appWithScopes(["run", "model"]).request(`/${query}`)).status).toBe(200);
+    expect(await (await appWithScopes(["run"]).request("/?return_token_ids=1")).json()).toEqual({ returnTokenIds: true });
+  });
+
+  it("refuses a base URL without its model name, and one that is not http(s)", async () => {
+    const app = appWithScopes(undefined);
+    expect((await app.request("/?policy_base_url=http://trainer:9100/v1")).status).toBe(400);
+    expect(ModelFields.safeParse({ policy_base_url: "ftp://trainer/v1", policy_model_name: "m" }).success).toBe(false);
+  });
+});
