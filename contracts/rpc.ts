@@ -47,6 +47,8 @@ interface DescriptionBase {
   tools: FunctionTool[];
   /** The environment's own cap on model turns, when it declares one. */
   max_steps?: number;
+  /** Example rows bundled with the Worker (the first of its data/example.jsonl), for the dashboard. */
+  examples?: DatasetRow[];
 }
 
 /** What GET /tools answers and describe() returns: NeMo Gym's simple resources server, or a gymnasium (reset/step) one. */

@@ -8,8 +8,10 @@ import type { EnvironmentService } from "../../contracts/rpc.js";
 import { notFound, onError, raise, readJson } from "../../http/errors.js";
 import { DatasetRow, EdgegymError, parseOr400 } from "../../protocol/index.js";
 import { requireToken } from "./auth.js";
+import { dashboard } from "./dashboard/routes.js";
 import { createJob } from "./jobs-create.js";
 import { cancelJob, jobResults, jobStatus, listJobs, resumeJob } from "./jobs-read.js";
+import { jobViews } from "./jobs-views.js";
 import { gatewayPorts } from "./ports.js";
 
 export const app = new Hono<{ Bindings: GatewayEnv }>();
@@ -24,6 +26,7 @@ app.use(async (c, next) => {
 app.use(requireToken);
 
 app.get("/health", (c) => c.json({ status: "ok" }));
+app.route("/", dashboard);
 
 // The model proxy's own HTTP surface (OpenAI's routes, streaming included) answers these as they are.
 app.post("/v1/responses", (c) => c.env.MODEL_PROXY.fetch(c.req.raw));
@@ -54,6 +57,7 @@ app.get("/v1/jobs/:id/rollouts", jobResults("rollout"));
 app.get("/v1/jobs/:id/failures", jobResults("failure"));
 app.delete("/v1/jobs/:id", cancelJob);
 app.post("/v1/jobs/:id/resume", resumeJob);
+app.route("/v1/jobs", jobViews);
 
 function environmentOr404(env: GatewayEnv, name: string): EnvironmentService {
   const known = gatewayPorts(env).config.ENVIRONMENTS;
