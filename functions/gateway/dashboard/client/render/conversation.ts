@@ -182,7 +182,7 @@ export function rolloutView(record: Json, kind: "rollout" | "failure"): HTMLElem
     { class: "rollout" },
     kind === "failure" ? failure(record) : scorecard(record),
     fieldTable(fields, kind === "failure" ? "Fields" : "Verifier fields"),
-    prompt(params),
+    params.input !== undefined ? prompt(params) : null,
     output.length ? turns(output) : kind === "rollout" ? h("p", { class: "muted" }, "The response has no output items.") : null,
     h("details", { class: "raw" }, h("summary", {}, "Raw record (JSON)"), h("pre", {}, prettyJson(record))),
   );
