@@ -97,7 +97,9 @@ program
   .option("-p, --port <port>", "gateway port", (v) => Number(v), 8787)
   .action(async (options) => {
     const local = await startLocal({ port: options.port, ...modelFromEnv(), verbose: true });
-    process.stdout.write(`edgegym gateway: ${local.url}\nmodel: ${local.modelBaseUrl}\nenvironments: ${local.environments.join(", ")}\n`);
+    process.stdout.write(
+      `edgegym gateway: ${local.url}\ndashboard: ${local.url}/\nmodel: ${local.modelBaseUrl}\nenvironments: ${local.environments.join(", ")}\n`,
+    );
     const stop = async () => {
       await local.stop();
       process.exit(0);

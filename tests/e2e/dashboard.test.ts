@@ -21,6 +21,7 @@ let context: BrowserContext;
 let page: Page;
 let profile: string;
 const requested: { url: string; authorization: string | undefined }[] = [];
+const problems: string[] = [];
 
 async function shot(name: string, readme?: string): Promise<void> {
   const file = path.join(ARTIFACTS, `${name}.png`);
@@ -67,6 +68,11 @@ beforeAll(async () => {
   context.setDefaultTimeout(15_000);
   page = context.pages()[0] ?? (await context.newPage());
   page.on("request", (request) => requested.push({ url: request.url(), authorization: request.headers().authorization }));
+  // Script errors and Content-Security-Policy refusals; the 401s of the sign-in probe are the only expected console errors.
+  page.on("pageerror", (error) => problems.push(error.message));
+  page.on("console", (message) => {
+    if (message.type() === "error" && !message.text().includes("status of 401")) problems.push(message.text());
+  });
 });
 
 afterAll(async () => {
@@ -225,5 +231,9 @@ describe("the dashboard in Chromium", () => {
     expect(await wide()).toEqual([]);
     expect(await overflows()).toBe(false);
     await shot("rollout-phone");
+  });
+
+  it("ran without a script error or a refused resource", () => {
+    expect(problems).toEqual([]);
   });
 });

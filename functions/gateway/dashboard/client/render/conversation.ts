@@ -181,9 +181,9 @@ export function rolloutView(record: Json, kind: "rollout" | "failure"): HTMLElem
     "article",
     { class: "rollout" },
     kind === "failure" ? failure(record) : scorecard(record),
-    fieldTable(fields, kind === "failure" ? "Fields" : "Verifier fields"),
     params.input !== undefined ? prompt(params) : null,
     output.length ? turns(output) : kind === "rollout" ? h("p", { class: "muted" }, "The response has no output items.") : null,
+    fieldTable(fields, kind === "failure" ? "Fields" : "Verifier fields"),
     h("details", { class: "raw" }, h("summary", {}, "Raw record (JSON)"), h("pre", {}, prettyJson(record))),
   );
 }
