@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Local } from "../../local/emulation.js";
 import { PROJECT_ROOT } from "../../local/paths.js";
 import { startTestLocal } from "../helpers/local.js";
-import { MIXED_ENVIRONMENTS, mixedJobRows } from "../helpers/mixed-job.js";
+import { exampleRows, MIXED_ENVIRONMENTS, mixedJobRows } from "../helpers/mixed-job.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const TOKEN = "dashboard-e2e-token";
@@ -192,14 +192,41 @@ describe("the dashboard in Chromium", () => {
     await tab.close();
   });
 
+  it("updates a running job's progress in the list; cancel stops it and resume finishes it", async () => {
+    const rows = `${JSON.stringify(exampleRows("example_single_tool_call")[0])}\n`;
+    const created = await fetch(`${local.url}/v1/jobs?environment=example_single_tool_call&num_repeats=600`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/x-ndjson" },
+      body: rows,
+    });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    await mainNav("Jobs").click();
+    const row = page.locator(`tr[data-job="${id}"]`);
+    const percent = () => row.getByTestId("percent").textContent();
+    const first = await percent();
+    // The list follows the job without a reload.
+    await expect.poll(percent, { timeout: 20_000 }).not.toBe(first);
+    expect(await row.textContent()).toContain("running");
+    await shot("jobs", "dashboard-jobs.png");
+
+    await row.getByRole("link", { name: id }).click();
+    await page.getByRole("button", { name: "Cancel job" }).click();
+    await expect.poll(() => page.locator("h1 .badge").textContent()).toBe("cancelled");
+    await page.getByRole("button", { name: "Resume job" }).click();
+    await expect.poll(() => page.locator("h1 .badge").textContent(), { timeout: 60_000 }).toBe("completed");
+    expect(await page.getByTestId("count-done").textContent()).toBe("600");
+    expect(await page.getByTestId("percent").textContent()).toBe("100%");
+  });
+
   it("lists the jobs with size, state, progress and throughput", async () => {
     await mainNav("Jobs").click();
-    const row = page.locator("tbody tr").first();
+    const row = page.locator("tbody tr").nth(1);
     await expect.poll(() => row.textContent()).toContain("100%");
     expect(await row.textContent()).toContain("11 × 4 = 44");
     expect(await row.textContent()).toContain("completed");
     expect(await row.textContent()).toMatch(/\/s/);
-    await shot("jobs", "dashboard-jobs.png");
+    expect(await row.textContent()).toContain("example_multi_step, example_tool_call_multireward");
   });
 
   it("lists the environments with their tools and runs an example row", async () => {

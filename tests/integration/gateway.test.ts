@@ -37,6 +37,11 @@ describe("authentication", () => {
       expect((await fetch(`${local.url}/dashboard/nothing-here`)).status).toBe(404);
       expect((await fetch(`${local.url}/v1/jobs/job_abc/summary`)).status).toBe(401);
       expect((await fetch(`${local.url}/v1/jobs/job_abc/records`)).status).toBe(401);
+      // The page's headers stay on the page: the API's answers (and streams) carry none of them.
+      const api = await fetch(`${local.url}/v1/jobs`, { headers: { authorization: "Bearer token-one" } });
+      expect(api.status).toBe(200);
+      expect(api.headers.get("content-security-policy")).toBeNull();
+      expect(api.headers.get("etag")).toBeNull();
     } finally {
       await local.stop();
     }

@@ -2,7 +2,9 @@
 // (public.ts): they hold no data; the script asks the API for it with the bearer token.
 import { Hono } from "hono";
 import { etag } from "hono/etag";
+import { createMiddleware } from "hono/factory";
 import type { GatewayEnv } from "../../../contracts/env.generated.js";
+import { DASHBOARD_PREFIX } from "../public.js";
 import { APP_CSS, APP_JS } from "./assets.generated.js";
 import { PAGE } from "./page.js";
 
@@ -20,8 +22,7 @@ const CSP = [
 
 export const dashboard = new Hono<{ Bindings: GatewayEnv }>();
 
-dashboard.use(etag());
-dashboard.use(async (c, next) => {
+const headers = createMiddleware(async (c, next) => {
   await next();
   c.header("content-security-policy", CSP);
   c.header("x-content-type-options", "nosniff");
@@ -30,6 +31,9 @@ dashboard.use(async (c, next) => {
   c.header("cache-control", "no-cache");
 });
 
+// By path: this app is mounted at the root, and a path-less `use` would reach every API route too (and make an ETag of a stream).
+for (const path of ["/", `${DASHBOARD_PREFIX}*`]) dashboard.use(path, etag(), headers);
+
 dashboard.get("/", (c) => c.html(PAGE));
-dashboard.get("/dashboard/app.js", (c) => c.body(APP_JS, 200, { "content-type": "text/javascript; charset=utf-8" }));
-dashboard.get("/dashboard/app.css", (c) => c.body(APP_CSS, 200, { "content-type": "text/css; charset=utf-8" }));
+dashboard.get(`${DASHBOARD_PREFIX}app.js`, (c) => c.body(APP_JS, 200, { "content-type": "text/javascript; charset=utf-8" }));
+dashboard.get(`${DASHBOARD_PREFIX}app.css`, (c) => c.body(APP_CSS, 200, { "content-type": "text/css; charset=utf-8" }));

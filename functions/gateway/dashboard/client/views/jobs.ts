@@ -35,7 +35,8 @@ function fillRow(row: HTMLTableRowElement, info: JobInfo): void {
   const size = `${formatNumber(info.tasks)} × ${info.num_repeats} = ${formatNumber(info.counts.total)}`;
   const cells = [
     h("a", { href: route(["jobs", info.id]) }, h("code", {}, info.id)),
-    info.environment ?? h("span", { class: "muted" }, "mixed"),
+    // A mixed job names its environments once it has metrics (per environment); until then it is "mixed".
+    info.environment ?? (info.metrics ? Object.keys(info.metrics).join(", ") : h("span", { class: "muted" }, "mixed")),
     size,
     stateBadge(info.status),
     progressBar(info, `progress of ${info.id}`),
