@@ -1,5 +1,6 @@
 // The Job Durable Object's calls and the shapes it trades in: a job's configuration, status, results and their places.
 import type { AggregateMetrics } from "../protocol/index.js";
+import type { BrowsePage, BrowseQuery, JobSummary, SummaryOptions } from "./job-views.js";
 import type { ModelChoice, ObjectNamespace } from "./rpc.js";
 
 export interface SkippedLine {
@@ -96,6 +97,10 @@ export interface JobRpc {
   resume(): Promise<ResumePlan | null>;
   /** One page of result locations after `after` (a task, repeat pair), in order. */
   locations(kind: ResultKind, after?: [number, number], limit?: number): Promise<LocationPage>;
+  /** The results so far as distributions and tallies (the dashboard's view); null for an unknown job. */
+  summary(options?: SummaryOptions): Promise<JobSummary | null>;
+  /** A page of the results matching a filter, in task-then-repeat order; null for an unknown job. */
+  browse(query: BrowseQuery): Promise<BrowsePage | null>;
 }
 
 export type JobNamespace = ObjectNamespace<JobRpc>;

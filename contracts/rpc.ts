@@ -65,6 +65,8 @@ interface DescriptionBase {
   tools: FunctionTool[];
   /** The environment's own cap on model turns, when it declares one. */
   max_steps?: number;
+  /** Example rows bundled with the Worker (the first of its data/example.jsonl), for the dashboard. */
+  examples?: DatasetRow[];
 }
 
 /** What GET /tools answers and describe() returns: NeMo Gym's simple resources server, or a gymnasium (reset/step) one. */
@@ -181,6 +183,9 @@ export function within<T>(call: Promise<T>, signal: AbortSignal, what: string): 
  * stream keeps the callee's side open until it is called, and the runtime warns when the garbage collector finds it first).
  */
 export function release(value: unknown): void {
-  const dispose = value !== null && typeof value === "object" ? (value as Partial<Disposable>)[Symbol.dispose] : undefined;
+  // Symbol.dispose is read off Symbol at run time: this module is also compiled for browsers without it in their lib.
+  const key = (Symbol as { dispose?: symbol }).dispose;
+  if (!key || value === null || typeof value !== "object") return;
+  const dispose: unknown = (value as Record<symbol, unknown>)[key];
   if (typeof dispose === "function") dispose.call(value);
 }

@@ -2,7 +2,7 @@
 import path from "node:path";
 import { build } from "esbuild";
 import type { WorkerSpec } from "../infra/topology.js";
-import { environmentEntrySource } from "../infra/environments.js";
+import { environmentEntrySource, exampleRows } from "../infra/environments.js";
 import { PROJECT_ROOT } from "./paths.js";
 
 /** A bundled Worker: its module path (for stack traces) and code, kept in memory so parallel builds never collide. */
@@ -18,7 +18,7 @@ export async function buildWorkers(specs: WorkerSpec[]): Promise<Map<string, Bun
       const generated = spec.environment
         ? {
             stdin: {
-              contents: environmentEntrySource(spec.environment, "./environments"),
+              contents: environmentEntrySource(spec.environment, "./environments", exampleRows(PROJECT_ROOT, spec.environment)),
               resolveDir: PROJECT_ROOT,
               sourcefile: `${spec.name}.ts`,
               loader: "ts" as const,

@@ -19,7 +19,7 @@ process.stderr.write(`starting the local emulation (model: ${model.modelUrl ?? "
 const local = await startLocal({ port: Number(process.env.EDGEGYM_PORT ?? 0), ...model });
 const columns: TableColumn[] = [];
 try {
-  process.stderr.write(`gateway at ${local.url}\n`);
+  process.stderr.write(`gateway at ${local.url}\ndashboard at ${local.url}/ (the jobs below appear there while this runs)\n`);
   const client = new GatewayClient(local.url);
   for (const environment of local.environments) {
     const input = exampleDataset(environment);

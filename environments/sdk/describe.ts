@@ -10,6 +10,7 @@ export function describeEnvironment(environment: Environment): EnvironmentDescri
     description: environment.description,
     stateful: environment.stateful,
     ...(environment.maxSteps !== undefined ? { max_steps: environment.maxSteps } : {}),
+    ...(environment.examples?.length ? { examples: environment.examples } : {}),
   };
   if (environment.kind === "gymnasium") return { kind: "gymnasium", ...base, tools: environment.tools };
   return { kind: "simple", ...base, tools: [...environment.tools.values()].map((tool) => tool.openai) };
@@ -17,7 +18,8 @@ export function describeEnvironment(environment: Environment): EnvironmentDescri
 
 /** GET /tools: the description, with `environment` for the name as it has always answered. */
 export function toolsAnswer(environment: Environment): Record<string, unknown> {
-  const { name, ...rest } = describeEnvironment(environment);
+  // The examples are the dashboard's: /tools answers as NeMo Gym's does.
+  const { name, examples: _examples, ...rest } = describeEnvironment(environment);
   return { environment: name, ...rest };
 }
 

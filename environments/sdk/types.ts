@@ -1,6 +1,6 @@
 // The shapes of a compiled environment, both kinds: what defineEnvironment and defineGymnasiumEnvironment produce.
 import type { z } from "zod";
-import type { FunctionTool, Response, VerifyRequest, VerifyResult } from "../../protocol/index.js";
+import type { DatasetRow, FunctionTool, Response, VerifyRequest, VerifyResult } from "../../protocol/index.js";
 import type { Judge } from "./judge.js";
 
 /** A session's state, kept in the session's Durable Object when the environment declares `state`. */
@@ -72,6 +72,8 @@ interface EnvironmentBase {
   taskKeys: string[];
   computeMetrics?(tasks: VerifyResult[][]): Record<string, unknown>;
   keyMetrics?(agentMetrics: Record<string, unknown>): Record<string, unknown>;
+  /** Example rows (the first of its data/example.jsonl), bundled by the build for the dashboard's "run one row". */
+  examples?: DatasetRow[];
 }
 
 /** NeMo Gym's simple resources server: seed, tools, verify. */

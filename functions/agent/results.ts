@@ -1,13 +1,13 @@
 // A finished rollout (or failure) onto the `results` queue: serialized once into its JSONL line, by bucket pointer when large.
 import { encodeResult, jobKeys, type ResultHeader } from "../../contracts/messages.js";
-import { summarize } from "../../metrics/summary.js";
+import { summarize, summarizeFailure } from "../../metrics/summary.js";
 import { ENVELOPE_BYTES, fitsInBytes } from "../../queues/queue.js";
 import type { AgentPorts } from "./ports.js";
 
 export type ResultBase = Omit<ResultHeader, "summary" | "line_key">;
 
 export async function sendResult(ports: AgentPorts, base: ResultBase, record: Record<string, unknown>): Promise<void> {
-  const header: ResultHeader = { ...base, summary: base.kind === "rollout" ? summarize(record) : {} };
+  const header: ResultHeader = { ...base, summary: base.kind === "rollout" ? summarize(record) : summarizeFailure(record) };
   const line = JSON.stringify(record);
   const message = encodeResult({ header, line });
   if (fitsInBytes(message, ports.results.limits.maxMessageBytes - ENVELOPE_BYTES)) return ports.results.send(message);

@@ -6,9 +6,11 @@ import type { EnvironmentService } from "../../contracts/rpc.js";
 import { notFound, onError } from "../../http/errors.js";
 import { EdgegymError } from "../../protocol/index.js";
 import { requireToken } from "./auth.js";
+import { dashboard } from "./dashboard/routes.js";
 import { createJob } from "./jobs-create.js";
 import { cancelJob, jobResults, jobStatus, listJobs, resumeJob } from "./jobs-read.js";
 import { nemoGym } from "./nemo-gym.js";
+import { jobViews } from "./jobs-views.js";
 import { gatewayPorts } from "./ports.js";
 import { run } from "./run.js";
 
@@ -25,6 +27,7 @@ app.use(async (c, next) => {
 app.use(requireToken);
 
 app.get("/health", (c) => c.json({ status: "ok" }));
+app.route("/", dashboard);
 
 // The model proxy's own HTTP surface (OpenAI's routes, streaming included) answers these as they are.
 app.post("/v1/responses", (c) => c.env.MODEL_PROXY.fetch(c.req.raw));
@@ -42,6 +45,7 @@ app.get("/v1/jobs/:id/rollouts", jobResults("rollout"));
 app.get("/v1/jobs/:id/failures", jobResults("failure"));
 app.delete("/v1/jobs/:id", cancelJob);
 app.post("/v1/jobs/:id/resume", resumeJob);
+app.route("/v1/jobs", jobViews);
 
 function environmentOr404(env: GatewayEnv, name: string): EnvironmentService {
   const known = gatewayPorts(env).config.ENVIRONMENTS;

@@ -1,10 +1,11 @@
-// Bearer-token authentication for every route but /health, as one middleware (hono/bearer-auth, the error envelope).
+// Bearer-token authentication for every route but the public ones (public.ts), as one middleware (hono/bearer-auth, the error envelope).
 import type { MiddlewareHandler } from "hono";
 import { bearerAuth } from "hono/bearer-auth";
 import { createMiddleware } from "hono/factory";
 import type { GatewayEnv } from "../../contracts/env.generated.js";
 import { EdgegymError } from "../../protocol/index.js";
 import { gatewayPorts } from "./ports.js";
+import { isPublicPath } from "./public.js";
 
 const envelope = (code: string, message: string) => new EdgegymError(401, code, message).toEnvelope();
 
@@ -28,6 +29,6 @@ function checker(tokens: readonly string[]): MiddlewareHandler {
 export const requireToken = createMiddleware<{ Bindings: GatewayEnv }>(async (c, next) => {
   const tokens = gatewayPorts(c.env).config.API_TOKENS;
   // No tokens configured: the local emulation, open on loopback.
-  if (tokens.length === 0 || c.req.path === "/health") return next();
+  if (tokens.length === 0 || isPublicPath(c.req.path)) return next();
   return checker(tokens)(c, next);
 });

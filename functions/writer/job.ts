@@ -3,6 +3,7 @@ import { DurableObject } from "cloudflare:workers";
 import { configCache, WriterVars } from "../../contracts/config.js";
 import type { WriterEnv } from "../../contracts/env.generated.js";
 import { environmentService } from "../../contracts/environments.js";
+import type { BrowsePage, BrowseQuery, JobSummary, SummaryOptions } from "../../contracts/job-views.js";
 import type { JobConfig, JobInfo, JobRpc, JobStatus, LocationPage, ResultEntry, ResultKind, ResumePlan } from "../../contracts/jobs.js";
 import { jobKeys, rolloutId } from "../../contracts/messages.js";
 import type { ModelChoice } from "../../contracts/rpc.js";
@@ -11,6 +12,7 @@ import { r2Store } from "../../storage/r2.js";
 import type { ObjectStore } from "../../storage/store.js";
 import { jobMetrics } from "./metrics.js";
 import { JobTables } from "./tables.js";
+import { browseResults, jobSummary } from "./views.js";
 
 interface Meta {
   config: JobConfig;
@@ -185,5 +187,13 @@ export class Job extends DurableObject<WriterEnv> implements JobRpc {
 
   async locations(kind: ResultKind, after?: [number, number], limit = 1000): Promise<LocationPage> {
     return this.tables.locations(kind, after ?? null, Math.min(Math.max(1, limit), 5000));
+  }
+
+  async summary(options?: SummaryOptions): Promise<JobSummary | null> {
+    return this.meta() ? jobSummary(this.ctx.storage.sql, options) : null;
+  }
+
+  async browse(query: BrowseQuery): Promise<BrowsePage | null> {
+    return this.meta() ? browseResults(this.ctx.storage.sql, query) : null;
   }
 }

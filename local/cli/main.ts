@@ -33,7 +33,9 @@ program
     const unknown = (options.environments ?? []).filter((name) => !known.includes(name));
     if (unknown.length) throw new Error(`no environment ${unknown.map((n) => `"${n}"`).join(", ")} (known: ${known.join(", ")})`);
     const local = await startLocal({ port: options.port, ...modelFromEnv(), verbose: true, environments: options.environments });
-    process.stdout.write(`edgegym gateway: ${local.url}\nmodel: ${local.modelBaseUrl}\nenvironments: ${local.environments.join(", ")}\n`);
+    process.stdout.write(
+      `edgegym gateway: ${local.url}\ndashboard: ${local.url}/\nmodel: ${local.modelBaseUrl}\nenvironments: ${local.environments.join(", ")}\n`,
+    );
     const stop = async () => {
       await local.stop();
       process.exit(0);

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { postJson, startTestLocal } from "../helpers/local.js";
 
 describe("authentication", () => {
-  it("every route but /health needs one of the configured bearer tokens", async () => {
+  it("every route but /health and the dashboard's page and assets needs one of the configured bearer tokens", async () => {
     const local = await startTestLocal({ environments: ["example_single_tool_call"], vars: { gateway: { API_TOKENS: "token-one, token-two" } } });
     try {
       expect((await fetch(`${local.url}/health`)).status).toBe(200);
@@ -22,6 +22,26 @@ describe("authentication", () => {
       expect((await fetch(`${local.url}/v1/environments`, { headers: { authorization: "Bearer token-two" } })).status).toBe(200);
       const run = await postJson(`${local.url}/run?environment=example_single_tool_call`, { responses_create_params: { input: "weather in sf?" } });
       expect(run.status).toBe(401);
+      // The dashboard's page and assets hold no data and load without a token; the data behind them does not.
+      const page = await fetch(`${local.url}/`);
+      expect(page.status).toBe(200);
+      expect(page.headers.get("content-type")).toContain("text/html");
+      expect(page.headers.get("content-security-policy")).toContain("script-src 'self'");
+      const script = (await page.text()).match(/src="(\/dashboard\/app\.js\?v=[0-9a-f]+)"/)?.[1];
+      expect(script).toBeDefined();
+      const js = await fetch(`${local.url}${script}`);
+      expect(js.status).toBe(200);
+      expect(js.headers.get("content-type")).toContain("text/javascript");
+      expect((await js.text()).length).toBeGreaterThan(1000);
+      expect((await fetch(`${local.url}/dashboard/app.css`)).status).toBe(200);
+      expect((await fetch(`${local.url}/dashboard/nothing-here`)).status).toBe(404);
+      expect((await fetch(`${local.url}/v1/jobs/job_abc/summary`)).status).toBe(401);
+      expect((await fetch(`${local.url}/v1/jobs/job_abc/records`)).status).toBe(401);
+      // The page's headers stay on the page: the API's answers (and streams) carry none of them.
+      const api = await fetch(`${local.url}/v1/jobs`, { headers: { authorization: "Bearer token-one" } });
+      expect(api.status).toBe(200);
+      expect(api.headers.get("content-security-policy")).toBeNull();
+      expect(api.headers.get("etag")).toBeNull();
     } finally {
       await local.stop();
     }

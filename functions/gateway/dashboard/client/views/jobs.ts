@@ -1,0 +1,127 @@
+// Jobs: every job with its progress, updated while any runs; and a form to start one.
+import type { JobInfo } from "../../../../../contracts/jobs.js";
+import { getJson } from "../api.js";
+import { formatDuration, formatNumber, formatPercent, formatTime, h, replace, status } from "../dom.js";
+import { type View, poll, route } from "./context.js";
+import { newJobForm } from "./new-job.js";
+
+interface JobList {
+  data: JobInfo[];
+  has_more: boolean;
+  last_id?: string;
+}
+
+export function throughput(info: JobInfo): string {
+  const finished = info.counts.done + info.counts.failed;
+  return info.elapsed_seconds > 0 && finished > 0 ? `${formatNumber(finished / info.elapsed_seconds)}/s` : "–";
+}
+
+export function progressBar(info: JobInfo, label: string, wide = false): HTMLElement {
+  const bar = h("progress", { max: 1, value: info.progress, "aria-label": label });
+  return h(
+    "span",
+    { class: wide ? "progress wide" : "progress" },
+    bar,
+    h("span", { class: "percent", "data-testid": "percent" }, formatPercent(info.progress)),
+  );
+}
+
+export function stateBadge(state: string): HTMLElement {
+  return h("span", { class: `badge ${state}` }, state);
+}
+
+/** One row, rebuilt in place on each update so focus and scroll stay where the user left them. */
+function fillRow(row: HTMLTableRowElement, info: JobInfo): void {
+  const size = `${formatNumber(info.tasks)} × ${info.num_repeats} = ${formatNumber(info.counts.total)}`;
+  const cells = [
+    h("a", { href: route(["jobs", info.id]) }, h("code", {}, info.id)),
+    // A mixed job names its environments once it has metrics (per environment); until then it is "mixed".
+    info.environment ?? (info.metrics ? Object.keys(info.metrics).join(", ") : h("span", { class: "muted" }, "mixed")),
+    size,
+    stateBadge(info.status),
+    progressBar(info, `progress of ${info.id}`),
+    formatDuration(info.elapsed_seconds),
+    throughput(info),
+    formatTime(info.created_at),
+  ];
+  const labels = ["Job", "Environment", "Size", "State", "Progress", "Elapsed", "Throughput", "Created"];
+  if (row.cells.length !== cells.length) {
+    row.replaceChildren(...cells.map((cell, i) => h("td", { "data-label": labels[i]! }, cell)));
+    return;
+  }
+  // Only changed cells are replaced: a focused link keeps its focus.
+  cells.forEach((cell, i) => {
+    const td = row.cells[i]!;
+    const next = h("td", {}, cell);
+    if (td.innerHTML !== next.innerHTML) td.replaceChildren(...next.childNodes);
+  });
+}
+
+export function jobsView(view: View): void {
+  const tbody = h("tbody", {});
+  const rows = new Map<string, HTMLTableRowElement>();
+  const message = h("div", { class: "message" });
+  const more = h("button", { type: "button", class: "secondary", hidden: true }, "Older jobs");
+  let limit = 50;
+  more.addEventListener("click", () => {
+    limit += 50;
+    void refresh();
+  });
+  const table = h(
+    "table",
+    { class: "jobs responsive" },
+    h("caption", { class: "visually-hidden" }, "Jobs, newest first"),
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        ["Job", "Environment", "Size", "State", "Progress", "Elapsed", "Throughput", "Created"].map((t) => h("th", { scope: "col" }, t)),
+      ),
+    ),
+    tbody,
+  );
+  const empty = h("p", { class: "muted", hidden: true }, "No jobs yet. Start one above, or with `npx edgegym collect`.");
+  replace(
+    view.root,
+    h("div", { class: "heading" }, h("h1", {}, "Jobs")),
+    newJobForm(view.signal),
+    message,
+    h("div", { class: "table-wrap" }, table),
+    empty,
+    more,
+  );
+
+  const refresh = async (): Promise<number | null> => {
+    try {
+      const list = await getJson<JobList>(`/v1/jobs?limit=${limit}`, view.signal);
+      replace(message);
+      const seen = new Set<string>();
+      list.data.forEach((info, i) => {
+        seen.add(info.id);
+        let row = rows.get(info.id);
+        if (!row) {
+          row = h("tr", { "data-job": info.id });
+          rows.set(info.id, row);
+        }
+        fillRow(row, info);
+        if (tbody.children[i] !== row) tbody.insertBefore(row, tbody.children[i] ?? null);
+      });
+      for (const [id, row] of rows) {
+        if (!seen.has(id)) {
+          row.remove();
+          rows.delete(id);
+        }
+      }
+      empty.hidden = list.data.length > 0;
+      more.hidden = !list.has_more;
+      return list.data.some((info) => info.status === "running") ? 1000 : 10_000;
+    } catch (error) {
+      if (view.signal.aborted) return null;
+      replace(message, status(`Could not list the jobs: ${error instanceof Error ? error.message : String(error)}`, "error"));
+      return 5000;
+    }
+  };
+  poll(view.signal, refresh);
+}

@@ -1,0 +1,89 @@
+// A job seen without downloading it: GET /v1/jobs/:id/summary (distributions, pass rates, failures by class) and
+// GET /v1/jobs/:id/records (a filtered page of results, each with its record), both answered from the Job object's table.
+import { Hono } from "hono";
+import { z } from "zod";
+import type { GatewayEnv } from "../../contracts/env.generated.js";
+import type { BrowseEntry } from "../../contracts/job-views.js";
+import { EdgegymError, parseOr400 } from "../../protocol/index.js";
+import type { ObjectStore } from "../../storage/store.js";
+import { job } from "./jobs-read.js";
+import { gatewayPorts } from "./ports.js";
+
+const SummaryQuery = z.object({
+  environment: z.string().min(1).optional(),
+  bins: z.coerce.number().int().min(1).max(100).default(10),
+  pass_threshold: z.coerce.number().default(1),
+  task_limit: z.coerce.number().int().min(0).max(100_000).default(1000),
+});
+
+const RecordsQuery = z.object({
+  kind: z.enum(["rollout", "failure", "all"]).default("all"),
+  environment: z.string().min(1).optional(),
+  min_reward: z.coerce.number().optional(),
+  max_reward: z.coerce.number().optional(),
+  failure_class: z.string().min(1).optional(),
+  offset: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  /** `task:repeat`: the page starts there (or at the next match), and `offset` says where that is. */
+  at: z
+    .string()
+    .regex(/^\d+:\d+$/, "must be task:repeat")
+    .transform((value) => value.split(":").map(Number) as [number, number])
+    .optional(),
+  /** Each entry with its record (the JSONL line, parsed); `false` lists the entries only. */
+  records: z.enum(["true", "false", "1", "0"]).default("true"),
+});
+
+const decoder = new TextDecoder();
+
+/** The lines of these entries, each results object read once. */
+async function readRecords(store: ObjectStore, entries: BrowseEntry[]): Promise<unknown[]> {
+  const objects = new Map<string, Promise<Uint8Array>>();
+  const bytesOf = (key: string) => {
+    let bytes = objects.get(key);
+    if (!bytes) {
+      bytes = store.get(key).then((object) => {
+        if (!object) throw new EdgegymError(500, "internal_error", `result object ${key} is missing`);
+        return object.bytes();
+      });
+      objects.set(key, bytes);
+    }
+    return bytes;
+  };
+  return Promise.all(
+    entries.map(async (entry) => JSON.parse(decoder.decode((await bytesOf(entry.object_key)).subarray(entry.offset, entry.offset + entry.length)))),
+  );
+}
+
+function unknownJob(id: string): never {
+  throw new EdgegymError(404, "unknown_job", `no job "${id}"`);
+}
+
+export const jobViews = new Hono<{ Bindings: GatewayEnv }>();
+
+jobViews.get("/:id/summary", async (c) => {
+  const query = parseOr400(SummaryQuery, c.req.query(), "summary query");
+  const { environment, ...rest } = query;
+  return c.json((await job(c).summary({ ...rest, ...(environment ? { environment } : {}) })) ?? unknownJob(c.req.param("id")));
+});
+
+jobViews.get("/:id/records", async (c) => {
+  const { records, at, environment, min_reward, max_reward, failure_class, ...rest } = parseOr400(RecordsQuery, c.req.query(), "records query");
+  const page = await job(c).browse({
+    ...rest,
+    ...(at ? { at } : {}),
+    ...(environment !== undefined ? { environment } : {}),
+    ...(min_reward !== undefined ? { min_reward } : {}),
+    ...(max_reward !== undefined ? { max_reward } : {}),
+    ...(failure_class !== undefined ? { failure_class } : {}),
+  });
+  if (!page) unknownJob(c.req.param("id"));
+  const withRecords = records === "true" || records === "1";
+  const lines = withRecords ? await readRecords(gatewayPorts(c.env).store, page.entries) : [];
+  const data = page.entries.map(({ object_key: _key, offset: _offset, length: _length, ...entry }, i) => ({
+    ...entry,
+    position: page.offset + i,
+    ...(withRecords ? { record: lines[i] } : {}),
+  }));
+  return c.json({ object: "list", total: page.total, offset: page.offset, data });
+});

@@ -1,0 +1,266 @@
+// The dashboard end to end: Debian's Chromium (headless, through playwright-core) against the local emulation with an API
+// token. Screenshots land in test-artifacts/dashboard/; EDGEGYM_UPDATE_SCREENSHOTS=1 also refreshes the README's docs/images/.
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Local } from "../../local/emulation.js";
+import { PROJECT_ROOT } from "../../local/paths.js";
+import { startTestLocal } from "../helpers/local.js";
+import { exampleRows, MIXED_ENVIRONMENTS, mixedJobRows } from "../helpers/mixed-job.js";
+
+const CHROMIUM = "/usr/bin/chromium";
+const TOKEN = "dashboard-e2e-token";
+const ARTIFACTS = path.join(PROJECT_ROOT, "test-artifacts", "dashboard");
+const IMAGES = path.join(PROJECT_ROOT, "docs", "images");
+const ENVIRONMENTS = [...MIXED_ENVIRONMENTS, "example_single_tool_call"];
+
+let local: Local;
+let context: BrowserContext;
+let page: Page;
+let profile: string;
+const requested: { url: string; authorization: string | undefined }[] = [];
+const problems: string[] = [];
+
+async function shot(name: string, readme?: string): Promise<void> {
+  const file = path.join(ARTIFACTS, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  if (readme && process.env.EDGEGYM_UPDATE_SCREENSHOTS === "1") copyFileSync(file, path.join(IMAGES, readme));
+}
+
+const mainNav = (name: string) => page.getByRole("navigation", { name: "Main" }).getByRole("link", { name });
+
+// These run in the page: as text, since the tests' own type-check knows Node's globals, not the browser's.
+/** The elements sticking out past the window's right edge (a phone would scroll sideways). */
+const wide = () =>
+  page.evaluate<string[]>(`[...document.querySelectorAll("body *")]
+    .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
+    .slice(0, 5)
+    .map((e) => e.tagName + "." + e.className)`);
+const overflows = () => page.evaluate<boolean>("document.documentElement.scrollWidth > window.innerWidth + 1");
+
+beforeAll(async () => {
+  // No skipping: a machine without Chromium fails here, saying how to get it.
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium), as .ci/run does`);
+  mkdirSync(ARTIFACTS, { recursive: true });
+  local = await startTestLocal({
+    environments: ENVIRONMENTS,
+    vars: { gateway: { API_TOKENS: TOKEN }, agent: { RETRY_BASE_SECONDS: "0", MAX_ATTEMPTS: "2" } },
+    // Reasoning, to see it folded; a little latency, to see progress move.
+    simulator: { reasoning: true, latencyMs: 40 },
+  });
+  profile = mkdtempSync(path.join(tmpdir(), "edgegym-chromium-"));
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1280, height: 860 },
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+  context.setDefaultTimeout(15_000);
+  page = context.pages()[0] ?? (await context.newPage());
+  page.on("request", (request) => requested.push({ url: request.url(), authorization: request.headers().authorization }));
+  // Script errors and Content-Security-Policy refusals; the 401s of the sign-in probe are the only expected console errors.
+  page.on("pageerror", (error) => problems.push(error.message));
+  page.on("console", (message) => {
+    if (message.type() === "error" && !message.text().includes("status of 401")) problems.push(message.text());
+  });
+});
+
+afterAll(async () => {
+  await context?.close();
+  await local?.stop();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+});
+
+describe("the dashboard in Chromium", () => {
+  it("asks for the token; a wrong one is refused with a clear message", async () => {
+    await page.goto(`${local.url}/`);
+    await page.getByLabel("API token").fill("not-the-token");
+    await page.getByLabel("API token").press("Enter");
+    const alert = page.getByRole("alert");
+    await expect.poll(() => alert.textContent()).toContain("did not accept this token");
+    await shot("login-wrong-token");
+  });
+
+  it("signs in with the right token, kept for the session and sent only as a header", async () => {
+    await page.getByLabel("API token").fill(TOKEN);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("heading", { name: "Jobs" }).waitFor();
+    expect(await page.evaluate<string | null>('sessionStorage.getItem("edgegym.token")')).toBe(TOKEN);
+    expect(requested.filter((r) => r.url.includes(TOKEN))).toEqual([]);
+    const api = requested.filter((r) => new URL(r.url).pathname.startsWith("/v1/"));
+    expect(api.length).toBeGreaterThan(0);
+    expect(api.at(-1)!.authorization).toBe(`Bearer ${TOKEN}`);
+  });
+
+  it("starts a job from the form and shows its progress reaching 100%", async () => {
+    await page.getByText("Start a job").click();
+    await page.getByLabel("Environment", { exact: true }).selectOption("");
+    await page.getByLabel("Repeats", { exact: true }).fill("4");
+    await page.locator("#job-rows").fill(mixedJobRows());
+    await page.getByRole("button", { name: "Start job" }).click();
+    await page.waitForURL(/#\/jobs\/job_[a-z0-9]+$/);
+    const seen: string[] = [];
+    const percent = page.getByTestId("percent");
+    await expect
+      .poll(
+        async () => {
+          seen.push((await percent.textContent()) ?? "");
+          return seen.at(-1);
+        },
+        { timeout: 45_000, interval: 150 },
+      )
+      .toBe("100%");
+    // The bar only ever moves forward.
+    const values = seen.filter(Boolean).map((s) => Number.parseFloat(s));
+    expect(values).toEqual([...values].sort((a, b) => a - b));
+    await expect.poll(() => page.locator("h1 .badge").textContent()).toBe("completed");
+    expect(await page.getByTestId("count-total").textContent()).toBe("44");
+    expect(await page.getByTestId("count-failed").textContent()).toBe("4");
+  });
+
+  it("shows metrics per environment, the reward histogram, components, pass rates and failures by class", async () => {
+    await page.getByRole("heading", { name: "Metrics" }).waitFor();
+    const metrics = page.locator("table.metrics").first();
+    for (const environment of ["example_multi_step", "example_tool_call_multireward"]) expect(await metrics.textContent()).toContain(environment);
+    expect(await metrics.textContent()).toContain("mean/reward");
+    const rewards = page.locator("figure.histogram").first();
+    expect(await rewards.locator("figcaption").textContent()).toContain("40 rollouts");
+    // Rewards 0 (8 rollouts), 1 (12) and 2 (20), each in its own bar.
+    const labels = await rewards.locator("a.bar").evaluateAll((bars) => bars.map((bar) => bar.getAttribute("aria-label")));
+    expect(labels).toEqual(["0–0.2: 8 rollouts", "1–1.2: 12 rollouts", "1.8–2: 20 rollouts"]);
+    for (const component of ["correctness", "format", "schema_valid"]) await page.locator("figure.histogram figcaption", { hasText: component }).waitFor();
+    expect(await page.locator("table.tasks tbody tr").count()).toBe(10);
+    expect(await page.locator("ul.failure-classes").textContent()).toContain("seed_failed 4");
+    await shot("job", "dashboard-job.png");
+  });
+
+  it("opens a histogram bar as rollouts: a readable conversation with tool calls and the reward", async () => {
+    await page.locator("figure.histogram").first().getByRole("link", { name: "1–1.2: 12 rollouts" }).click();
+    await page.getByRole("heading", { name: "Rollout viewer" }).waitFor();
+    await expect.poll(() => page.locator(".pager .position").textContent()).toBe("Result 1 of 12");
+    expect(await page.getByTestId("reward").textContent()).toBe("1");
+    const calls = page.locator(".item.tool-call");
+    expect(await calls.count()).toBeGreaterThan(1);
+    expect(await calls.first().textContent()).toContain("get_synonym_value");
+    expect(await calls.first().locator("pre.output").textContent()).toContain("synonym_value");
+    expect(await page.locator(".item.final").count()).toBe(1);
+    expect(await page.locator("details.reasoning").count()).toBeGreaterThan(0);
+    expect(await page.locator("details.reasoning").first().getAttribute("open")).toBeNull();
+    expect(await page.locator(".tokens").textContent()).toContain("input tokens");
+    // The address names this rollout: it opens the same view.
+    expect(page.url()).toMatch(/rollouts\?kind=rollout&min_reward=1&max_reward=[\d.]+&at=0%3A0$/);
+    await shot("rollout", "dashboard-rollout.png");
+
+    // The keyboard pages through the filtered rollouts.
+    await page.keyboard.press("ArrowRight");
+    await expect.poll(() => page.locator(".pager .position").textContent()).toBe("Result 2 of 12");
+    await page.keyboard.press("k");
+    await expect.poll(() => page.locator(".pager .position").textContent()).toBe("Result 1 of 12");
+  });
+
+  it("filters to failures and shows their class", async () => {
+    await page.getByLabel("Show").selectOption("failure");
+    await page.getByLabel("Reward from").fill("");
+    await page.getByLabel("to", { exact: true }).fill("");
+    await page.getByRole("button", { name: "Apply" }).click();
+    await expect.poll(() => page.locator(".pager .position").textContent()).toBe("Result 1 of 4");
+    expect(await page.getByTestId("failure-class").textContent()).toBe("seed_failed");
+    expect(await page.locator(".failure-card").textContent()).toContain("expected_synonym_values");
+    await shot("failures");
+  });
+
+  it("a rollout's link opens the same rollout in a new tab, after signing in there", async () => {
+    await page.goBack();
+    await expect.poll(() => page.locator(".pager .position").textContent()).toBe("Result 1 of 12");
+    const link = page.url();
+    const rolloutId = await page.locator(".rollout-title code").textContent();
+    const tab = await context.newPage();
+    await tab.goto(link);
+    await tab.getByLabel("API token").fill(TOKEN);
+    await tab.getByLabel("API token").press("Enter");
+    await expect.poll(() => tab.locator(".rollout-title code").textContent()).toBe(rolloutId);
+    await tab.close();
+  });
+
+  it("updates a running job's progress in the list; cancel stops it and resume finishes it", async () => {
+    const rows = `${JSON.stringify(exampleRows("example_single_tool_call")[0])}\n`;
+    const created = await fetch(`${local.url}/v1/jobs?environment=example_single_tool_call&num_repeats=600`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/x-ndjson" },
+      body: rows,
+    });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    await mainNav("Jobs").click();
+    const row = page.locator(`tr[data-job="${id}"]`);
+    const percent = () => row.getByTestId("percent").textContent();
+    const first = await percent();
+    // The list follows the job without a reload.
+    await expect.poll(percent, { timeout: 20_000 }).not.toBe(first);
+    expect(await row.textContent()).toContain("running");
+    await shot("jobs", "dashboard-jobs.png");
+
+    await row.getByRole("link", { name: id }).click();
+    await page.getByRole("button", { name: "Cancel job" }).click();
+    await expect.poll(() => page.locator("h1 .badge").textContent()).toBe("cancelled");
+    await page.getByRole("button", { name: "Resume job" }).click();
+    await expect.poll(() => page.locator("h1 .badge").textContent(), { timeout: 60_000 }).toBe("completed");
+    expect(await page.getByTestId("count-done").textContent()).toBe("600");
+    expect(await page.getByTestId("percent").textContent()).toBe("100%");
+  });
+
+  it("lists the jobs with size, state, progress and throughput", async () => {
+    await mainNav("Jobs").click();
+    const row = page.locator("tbody tr").nth(1);
+    await expect.poll(() => row.textContent()).toContain("100%");
+    expect(await row.textContent()).toContain("11 × 4 = 44");
+    expect(await row.textContent()).toContain("completed");
+    expect(await row.textContent()).toMatch(/\/s/);
+    expect(await row.textContent()).toContain("example_multi_step, example_tool_call_multireward");
+  });
+
+  it("lists the environments with their tools and runs an example row", async () => {
+    await mainNav("Environments").click();
+    const card = page.locator("#env-example_single_tool_call");
+    await card.waitFor();
+    expect(await card.textContent()).toContain("get_weather");
+    expect(await card.locator("table.parameters").textContent()).toContain("city");
+    await card.getByText("Try it: run one row").click();
+    await card.getByRole("button", { name: "Run example" }).click();
+    const result = card.locator(".run-output .item.tool-call");
+    await result.first().waitFor({ timeout: 30_000 });
+    expect(await result.first().textContent()).toContain("get_weather");
+    expect(await card.getByTestId("reward").textContent()).toBe("1");
+    await shot("environments", "dashboard-environments.png");
+  });
+
+  it("fits a phone's width", async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await mainNav("Jobs").click();
+    await page.locator("tbody tr").first().waitFor();
+    expect(await overflows()).toBe(false);
+    await shot("jobs-phone");
+    await page.locator("tbody tr a").first().click();
+    await page.locator("figure.histogram").first().waitFor();
+    expect(await overflows()).toBe(false);
+    await page.getByRole("link", { name: "Browse rollouts" }).click();
+    await page.locator(".rollout").waitFor();
+    expect(await wide()).toEqual([]);
+    expect(await overflows()).toBe(false);
+    await shot("rollout-phone");
+  });
+
+  it("ran without a script error or a refused resource", () => {
+    expect(problems).toEqual([]);
+  });
+});
