@@ -1,5 +1,5 @@
 // The agent's calls to the model and the environment: bounded by the rollout's deadline, failures classified.
-import { DeadlineError, type EnvironmentRpc, type ModelRpc, type Outcome, within as bounded } from "../../contracts/rpc.js";
+import { DeadlineError, type EnvironmentRpc, type ModelRpc, type Outcome, type SessionOwner, within as bounded } from "../../contracts/rpc.js";
 import type { ResponsesCreateParams, Response as ResponsesResponse } from "../../protocol/index.js";
 import { type FailureClass, RolloutFailure } from "./failure.js";
 
@@ -14,6 +14,8 @@ export interface RolloutLimits {
 export interface RolloutParts {
   model: ModelRpc;
   resources: EnvironmentRpc;
+  /** The rollout and the caller's token name: the environment's sessions are bound to them. */
+  owner: SessionOwner;
 }
 
 /** A call's own timeout, cut short by the rollout's deadline. */

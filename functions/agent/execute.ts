@@ -32,8 +32,9 @@ export interface Execution {
 export async function executeRow(ports: AgentPorts, row: DatasetRow, options: RunOptions = {}): Promise<Execution> {
   const { name, environment } = resolveEnvironment(ports, row, options.environment);
   const limits = rolloutLimits(ports.config, SIMPLE_MAX_STEPS);
-  const parts = { model: ports.model, resources: environment };
   const rolloutId = typeof row[ROLLOUT_ID] === "string" ? row[ROLLOUT_ID] : crypto.randomUUID();
+  // A rollout's sessions belong to it and to the caller's token (a job's rollouts: to the agent itself).
+  const parts = { model: ports.model, resources: environment, owner: { rollout: rolloutId, token: options.caller ?? "(agent)" } };
   const kind = await environmentKind(name, environment, limits);
 
   if (kind.kind === "gymnasium") {

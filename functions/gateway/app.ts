@@ -7,28 +7,33 @@ import { ENVIRONMENT_HEADER } from "../../contracts/names.js";
 import type { EnvironmentService } from "../../contracts/rpc.js";
 import { notFound, onError, raise, readJson } from "../../http/errors.js";
 import { DatasetRow, EdgegymError, parseOr400 } from "../../protocol/index.js";
-import { requireToken } from "./auth.js";
+import { callerOf } from "./caller.js";
+import { files } from "./files.js";
+import { forwarded } from "./forward.js";
+import { guards } from "./guards.js";
 import { createJob } from "./jobs-create.js";
 import { cancelJob, jobResults, jobStatus, listJobs, resumeJob } from "./jobs-read.js";
 import { gatewayPorts } from "./ports.js";
+import { requestId } from "./request-id.js";
 
 export const app = new Hono<{ Bindings: GatewayEnv }>();
 app.onError(onError);
 app.notFound(notFound);
+app.use(requestId);
 // A request body left unread (an early 401/404, or a Worker behind us that answered without reading it) makes
 // workerd drop the client's next request on that keep-alive connection: always finish reading it.
 app.use(async (c, next) => {
   await next();
   if (c.req.raw.body && !c.req.raw.bodyUsed) await c.req.raw.arrayBuffer().catch(() => undefined);
 });
-app.use(requireToken);
+app.use(...guards);
 
 app.get("/health", (c) => c.json({ status: "ok" }));
 
 // The model proxy's own HTTP surface (OpenAI's routes, streaming included) answers these as they are.
-app.post("/v1/responses", (c) => c.env.MODEL_PROXY.fetch(c.req.raw));
-app.post("/v1/chat/completions", (c) => c.env.MODEL_PROXY.fetch(c.req.raw));
-app.get("/v1/models", (c) => c.env.MODEL_PROXY.fetch(c.req.raw));
+app.post("/v1/responses", (c) => c.env.MODEL_PROXY.fetch(forwarded(c)));
+app.post("/v1/chat/completions", (c) => c.env.MODEL_PROXY.fetch(forwarded(c)));
+app.get("/v1/models", (c) => c.env.MODEL_PROXY.fetch(forwarded(c)));
 
 const RunQuery = z.object({
   environment: z.string().min(1).optional(),
@@ -43,6 +48,7 @@ app.post("/run", async (c) => {
   const result = await c.env.AGENT.run(row, {
     ...(environment ? { environment } : {}),
     ...(query.max_steps ? { maxSteps: query.max_steps } : {}),
+    caller: callerOf(c).name,
   });
   return result.ok ? c.json(result.value) : raise(result.error);
 });
@@ -54,6 +60,7 @@ app.get("/v1/jobs/:id/rollouts", jobResults("rollout"));
 app.get("/v1/jobs/:id/failures", jobResults("failure"));
 app.delete("/v1/jobs/:id", cancelJob);
 app.post("/v1/jobs/:id/resume", resumeJob);
+app.route("/v1/files", files);
 
 function environmentOr404(env: GatewayEnv, name: string): EnvironmentService {
   const known = gatewayPorts(env).config.ENVIRONMENTS;
@@ -74,5 +81,5 @@ app.all("/v1/environments/:name/*", (c) => {
   const url = new URL(c.req.url);
   const prefix = `/v1/environments/${name}`;
   const target = new URL(url.pathname.slice(prefix.length) + url.search, "http://internal");
-  return environmentOr404(c.env, name).fetch(new Request(target, c.req.raw));
+  return environmentOr404(c.env, name).fetch(new Request(target, forwarded(c)));
 });

@@ -10,6 +10,7 @@ import { envCommand, initCommand } from "./env-command.js";
 import { jobsCommand } from "./jobs-command.js";
 import { progressBar } from "./progress.js";
 import { metricsTable } from "./table.js";
+import { forgetDevToken, localAuth, saveDevToken, savedDevToken, tokenForLocal } from "./token.js";
 
 function positiveInt(value: string): number {
   const n = Number(value);
@@ -51,10 +52,10 @@ program
     try {
       if (!options.url) {
         process.stderr.write("starting the local emulation…\n");
-        local = await startLocal({ port: 0, ...modelFromEnv() });
+        local = await startLocal({ port: 0, ...modelFromEnv(), ...localAuth(options.token) });
       }
       const url: string = options.url ?? local!.url;
-      const client = new GatewayClient(url, options.token);
+      const client = new GatewayClient(url, local ? tokenForLocal(local, options.token) : (options.token ?? savedDevToken()));
       const common = {
         input: options.input,
         output: options.output,
@@ -96,9 +97,15 @@ program
   .description("run every Worker, queue, Durable Object and bucket locally, with the simulator, until Ctrl-C")
   .option("-p, --port <port>", "gateway port", (v) => Number(v), 8787)
   .action(async (options) => {
-    const local = await startLocal({ port: options.port, ...modelFromEnv(), verbose: true });
+    const local = await startLocal({ port: options.port, ...modelFromEnv(), ...localAuth(process.env.EDGEGYM_TOKEN), verbose: true });
     process.stdout.write(`edgegym gateway: ${local.url}\nmodel: ${local.modelBaseUrl}\nenvironments: ${local.environments.join(", ")}\n`);
+    // A token made up for this run is shown once and saved where the CLI finds it (`edgegym jobs …` without --token).
+    if (local.token) {
+      saveDevToken(local.token);
+      process.stdout.write(`dev token: ${local.token}\n  (saved in .edgegym/dev-token; send it as Authorization: Bearer <token>)\n`);
+    }
     const stop = async () => {
+      if (local.token) forgetDevToken(local.token);
       await local.stop();
       process.exit(0);
     };

@@ -4,7 +4,7 @@ import type { Local } from "../../local/emulation.js";
 import { decide } from "../../environments/blackjack/action.js";
 import { RANKS, deal, handValue, play, randomRank, type Game, type Rank } from "../../environments/blackjack/game.js";
 import { fixtureRollouts, fixtureRows } from "../helpers/fixtures.js";
-import { postJson, startTestLocal } from "../helpers/local.js";
+import { gatewayFetch, postJson, startTestLocal } from "../helpers/local.js";
 
 const NAME = "blackjack";
 let local: Local;
@@ -71,7 +71,7 @@ describe("parity with NeMo Gym's recorded rollouts (workerd)", () => {
 
 describe("the Worker (workerd)", () => {
   it("GET /tools: a gymnasium environment, NeMo Gym's max_steps 5, no tools", async () => {
-    const tools = (await (await fetch(`${base()}/tools`)).json()) as Json;
+    const tools = (await (await gatewayFetch(`${base()}/tools`)).json()) as Json;
     expect(tools).toMatchObject({ environment: NAME, kind: "gymnasium", stateful: true, max_steps: 5, tools: [] });
   });
 
