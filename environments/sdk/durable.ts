@@ -24,8 +24,7 @@ export function sessionObjectFor(environment: Environment) {
 
     /** Operations of one session run one at a time here, so tool calls see each other's writes in order. */
     async perform(operation: SessionOperation, body: unknown, sessionId: string, trusted: boolean, opens = false): Promise<Outcome> {
-      if (opens) await this.ctx.storage.put(OPENED_KEY, Date.now());
-      else if ((await this.ctx.storage.get(OPENED_KEY)) === undefined) return EXPIRED_SESSION;
+      if (!opens && (await this.ctx.storage.get(OPENED_KEY)) === undefined) return EXPIRED_SESSION;
       const signal = AbortSignal.timeout(OPERATION_TIMEOUT_MS);
       const outcome = await performAny(
         environment,
@@ -34,6 +33,9 @@ export function sessionObjectFor(environment: Environment) {
         { sessionId, state: this.state, signal, judge: judgeThrough(this.env.JUDGE, signal), sql: this.ctx.storage.sql },
         trusted,
       );
+      // Marked after the operation, not before: a write opens SQLite's implicit transaction, inside which an
+      // environment's own PRAGMAs (text_to_sql turns foreign keys off) would do nothing.
+      if (opens) await this.ctx.storage.put(OPENED_KEY, Date.now());
       // An abandoned session cleans itself up; every operation pushes the deadline out again.
       await this.ctx.storage.setAlarm(Date.now() + environmentConfig(this.env).SESSION_TTL_SECONDS * 1000);
       return outcome;
