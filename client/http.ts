@@ -7,7 +7,7 @@ export interface RetryOptions {
   maxRetries?: number;
   /** The longest single wait, in ms, whatever Retry-After says (default 30 s). */
   maxDelayMs?: number;
-  /** The first backoff when the gateway gives no Retry-After (a dropped connection, a 502/504), doubled per retry (default 500 ms). */
+  /** The first backoff when there is no Retry-After to honour (a dropped connection), doubled per retry (default 500 ms). */
   baseDelayMs?: number;
 }
 
@@ -34,8 +34,11 @@ export class EdgegymClientError extends Error {
   }
 }
 
-/** Statuses worth another try: the gateway's "not now" answers (with Retry-After) and a gateway in trouble. */
-const RETRYABLE = new Set([429, 502, 503, 504]);
+/**
+ * Statuses worth another try: the gateway's "not now" answers, which come with Retry-After (429: this token's rate,
+ * 503: the deployment's capacity). A 502/504 is the rollout's own failure (the model or an environment), not retried.
+ */
+const RETRYABLE = new Set([429, 503]);
 
 /** Retry-After in ms: delta-seconds or an HTTP date; undefined when absent or unreadable. */
 export function retryAfterMs(value: string | null, now = Date.now()): number | undefined {
@@ -99,7 +102,7 @@ export class Connection {
     this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   }
 
-  /** The answer to `call`, retried on 429/502/503/504 and dropped connections; an error answer throws EdgegymClientError. */
+  /** The answer to `call`, retried on 429/503 and dropped connections; an error answer throws EdgegymClientError. */
   async send(call: Call): Promise<Response> {
     const maxRetries = this.options.maxRetries ?? 10;
     const headers: Record<string, string> = {

@@ -3,14 +3,14 @@
 import type { Context } from "hono";
 import { EdgegymError } from "../../protocol/index.js";
 
-/** A refused body is read this far so the connection stays usable, then cancelled (the client is told to close it). */
+/** A refused body is read this far so the connection stays usable; beyond, it is cancelled (and the connection with it). */
 const DRAIN_BYTES = 16 * 1024 * 1024;
 
 function tooLarge(limit: number): EdgegymError {
   return new EdgegymError(413, "body_too_large", `the request body is larger than this route's limit of ${limit} bytes`);
 }
 
-/** Reads what is left of a body, up to DRAIN_BYTES, then gives up on it. */
+/** Reads what is left of a body, up to DRAIN_BYTES, then gives up on it; true when it was read to its end. */
 async function drain(body: ReadableStream<Uint8Array>): Promise<boolean> {
   const reader = body.getReader();
   let read = 0;
@@ -29,29 +29,26 @@ async function drain(body: ReadableStream<Uint8Array>): Promise<boolean> {
   }
 }
 
-/** The 413 envelope, the body read or dropped, and the request left without a body for the middleware that drains. */
-async function refuse(c: Context, body: ReadableStream<Uint8Array> | null, limit: number): Promise<Response> {
-  const drained = body ? await drain(body) : true;
+/** Answers the 413 envelope, the body read or dropped, and the request left without a body for the middleware that drains. */
+async function refuse(c: Context, body: ReadableStream<Uint8Array> | null, limit: number): Promise<void> {
+  if (body) await drain(body);
   c.req.raw = new Request(c.req.url, { method: c.req.method, headers: c.req.raw.headers });
-  const headers: Record<string, string> = drained ? {} : { connection: "close" };
-  return c.json(tooLarge(limit).toEnvelope(), 413, headers);
+  const answer = Response.json(tooLarge(limit).toEnvelope(), { status: 413 });
+  c.res = undefined;
+  c.res = answer;
 }
 
 /**
- * Caps the request body at `limit` bytes. With a Content-Length the runtime reads exactly that many bytes, so the header
+ * Caps the request body at `limit` bytes (a refusal is set as the context's answer). With a Content-Length the runtime reads exactly that many bytes, so the header
  * is checked and the body left as it is (a bucket write needs its known length); without one, the body is counted.
  */
-export async function limitBody(c: Context, limit: number, next: () => Promise<void>): Promise<Response | undefined> {
+export async function limitBody(c: Context, limit: number, next: () => Promise<void>): Promise<void> {
   const raw = c.req.raw;
-  if (!raw.body) {
-    await next();
-    return;
-  }
+  if (!raw.body) return next();
   const declared = raw.headers.get("content-length");
   if (declared !== null && !raw.headers.has("transfer-encoding")) {
     if (Number(declared) > limit) return refuse(c, raw.body, limit);
-    await next();
-    return;
+    return next();
   }
   let size = 0;
   let over = false;
@@ -75,8 +72,5 @@ export async function limitBody(c: Context, limit: number, next: () => Promise<v
     if (!over) throw error;
   }
   // Whatever the handler made of a body cut short (a JSON error, a failed upload), the answer is the 413.
-  if (over) {
-    c.res = undefined;
-    c.res = await refuse(c, raw.body.locked ? null : raw.body, limit);
-  }
+  if (over) await refuse(c, raw.body.locked ? null : raw.body, limit);
 }
