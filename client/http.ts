@@ -5,7 +5,7 @@ import type { ErrorEnvelope } from "../protocol/index.js";
 export interface RetryOptions {
   /** Retries after the first attempt (default 10). */
   maxRetries?: number;
-  /** The longest single wait, in ms, whatever Retry-After says (default 30 s). */
+  /** The longest single wait, in ms (default 60 s, the gateway's longest Retry-After); a longer Retry-After ends the retries. */
   maxDelayMs?: number;
   /** The first backoff when there is no Retry-After to honour (a dropped connection), doubled per retry (default 500 ms). */
   baseDelayMs?: number;
@@ -49,10 +49,16 @@ export function retryAfterMs(value: string | null, now = Date.now()): number | u
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** How long to wait before retry `retry` (1-based): Retry-After plus up to half of it again, else exponential backoff; both jittered. */
-export function retryDelayMs(retry: number, retryAfter: number | undefined, options: RetryOptions): number {
-  const max = options.maxDelayMs ?? 30_000;
-  if (retryAfter !== undefined) return Math.min(max, retryAfter + Math.random() * Math.max(retryAfter, 200) * 0.5);
+/**
+ * How long to wait before retry `retry` (1-based): never less than Retry-After, plus up to half of it again (jitter);
+ * without one, exponential backoff with jitter. Undefined when Retry-After asks for longer than maxDelayMs.
+ */
+export function retryDelayMs(retry: number, retryAfter: number | undefined, options: RetryOptions): number | undefined {
+  const max = options.maxDelayMs ?? 60_000;
+  if (retryAfter !== undefined) {
+    if (retryAfter > max) return undefined;
+    return Math.min(max, retryAfter + Math.random() * Math.max(retryAfter, 200) * 0.5);
+  }
   const exponential = Math.min(max, (options.baseDelayMs ?? 500) * 2 ** (retry - 1));
   return exponential / 2 + (Math.random() * exponential) / 2;
 }
@@ -120,13 +126,14 @@ export class Connection {
       }
       if (response?.ok) return response;
       const retryable = response === undefined || RETRYABLE.has(response.status);
-      if (!retryable || retry >= maxRetries) {
+      const wait = retryable ? retryDelayMs(retry + 1, response ? retryAfterMs(response.headers.get("retry-after")) : undefined, this.options) : undefined;
+      if (wait === undefined || retry >= maxRetries) {
         if (response) throw await errorFrom(response);
         const reason = failure instanceof Error ? failure.message : String(failure);
         throw new EdgegymClientError(0, "unreachable", `${call.method} ${call.path}: ${reason}`);
       }
-      const wait = retryDelayMs(retry + 1, response ? retryAfterMs(response.headers.get("retry-after")) : undefined, this.options);
-      await response?.body?.cancel();
+      // Read, not cancelled: a body left unread costs the connection (the next call would open a new one).
+      await response?.arrayBuffer().catch(() => undefined);
       await sleep(wait, call.signal);
     }
   }

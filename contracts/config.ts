@@ -73,7 +73,7 @@ export const GatewayVars = z.object({
   RATE_LIMIT_BURST: integer(1, 5000),
   /** /run calls and job uploads in flight at once for the whole deployment; the rest get 503 with Retry-After. */
   MAX_IN_FLIGHT: integer(1, 1024),
-  /** The Retry-After a refused /run is told, in seconds. */
+  /** The shortest Retry-After a refused /run is told, in seconds (longer while many callers wait; at most 60). */
   ADMISSION_RETRY_AFTER_SECONDS: integer(1, 1),
   /** A slot whose holder never gave it back (an isolate that died) is taken back after this long, in seconds. */
   ADMISSION_LEASE_SECONDS: integer(1, 960),

@@ -152,7 +152,12 @@ export interface RateLimiterRpc {
 
 /** The deployment's count of /run calls (and job uploads) in flight: a slot, or a refusal at once. */
 export interface AdmissionRpc {
-  acquire(limit: number, leaseSeconds: number): Promise<{ ok: true; lease: string } | { ok: false; inFlight: number }>;
+  /** A refusal says how long to wait: at least `minRetryAfterSeconds`, longer the more callers are waiting. */
+  acquire(
+    limit: number,
+    leaseSeconds: number,
+    minRetryAfterSeconds: number,
+  ): Promise<{ ok: true; lease: string } | { ok: false; inFlight: number; retryAfterSeconds: number }>;
   release(lease: string): Promise<void>;
 }
 

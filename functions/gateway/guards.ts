@@ -66,14 +66,14 @@ const admission = createMiddleware<Env>(async (c, next) => {
   if (!policyFor(c).admit) return next();
   const config = gatewayPorts(c.env).config;
   const counter = c.env.ADMISSION.getByName("deployment");
-  const slot = await counter.acquire(config.MAX_IN_FLIGHT, config.ADMISSION_LEASE_SECONDS);
+  const slot = await counter.acquire(config.MAX_IN_FLIGHT, config.ADMISSION_LEASE_SECONDS, config.ADMISSION_RETRY_AFTER_SECONDS);
   if (!slot.ok) {
     const error = new EdgegymError(
       503,
       "over_capacity",
-      `${slot.inFlight} calls are in flight, this deployment's limit (MAX_IN_FLIGHT ${config.MAX_IN_FLIGHT}); retry after ${config.ADMISSION_RETRY_AFTER_SECONDS} s`,
+      `${slot.inFlight} calls are in flight, this deployment's limit (MAX_IN_FLIGHT ${config.MAX_IN_FLIGHT}); retry after ${slot.retryAfterSeconds} s`,
     );
-    return refuse(c, error, { "Retry-After": String(config.ADMISSION_RETRY_AFTER_SECONDS) });
+    return refuse(c, error, { "Retry-After": String(slot.retryAfterSeconds) });
   }
   try {
     await next();
