@@ -4,6 +4,7 @@ import { devToken, sessionSecret } from "./secrets.js";
 import { Log, LogLevel, Miniflare, type WorkerOptions } from "miniflare";
 import { parseVars, WORKER_VARS } from "../contracts/config.js";
 import { WORKERS } from "../contracts/names.js";
+import { gatewayVarsFromEnv } from "../infra/gateway-vars.js";
 import { COMPATIBILITY_DATE, topology, type WorkerSpec } from "../infra/topology.js";
 import { buildWorkers, type Bundle } from "./build.js";
 import { discoverEnvironments } from "./environments.js";
@@ -61,11 +62,16 @@ export function modelFromEnv(
     .map((url) => url.trim())
     .filter(Boolean);
   const tokenIds = value("EDGEGYM_RETURN_TOKEN_ID_INFORMATION");
+  // The gateway's limits too (EDGEGYM_MAX_IN_FLIGHT, EDGEGYM_RATE_LIMIT_PER_SECOND…), as a deployment takes them.
+  const gateway = gatewayVarsFromEnv(env);
   return {
     modelUrl: modelUrls?.[0],
     ...(modelUrls && modelUrls.length > 1 ? { modelUrls } : {}),
     // Token ids and logprobs on every model call, for RL training.
-    ...(tokenIds ? { vars: { modelProxy: { RETURN_TOKEN_ID_INFORMATION: tokenIds } } } : {}),
+    vars: {
+      ...(tokenIds ? { modelProxy: { RETURN_TOKEN_ID_INFORMATION: tokenIds } } : {}),
+      ...(Object.keys(gateway).length ? { gateway } : {}),
+    },
     model: value("EDGEGYM_MODEL"),
     modelApiKey: value("EDGEGYM_MODEL_API_KEY"),
     judgeUrl: value("EDGEGYM_JUDGE_URL"),
