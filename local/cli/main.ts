@@ -100,12 +100,14 @@ program
     const local = await startLocal({ port: options.port, ...modelFromEnv(), ...localAuth(process.env.EDGEGYM_TOKEN), verbose: true });
     process.stdout.write(`edgegym gateway: ${local.url}\nmodel: ${local.modelBaseUrl}\nenvironments: ${local.environments.join(", ")}\n`);
     // A token made up for this run is shown once and saved where the CLI finds it (`edgegym jobs …` without --token).
-    if (local.token) {
-      saveDevToken(local.token);
-      process.stdout.write(`dev token: ${local.token}\n  (saved in .edgegym/dev-token; send it as Authorization: Bearer <token>)\n`);
+    const token = local.token;
+    if (token) {
+      saveDevToken(token);
+      // On exit, however it comes (Miniflare's own signal handler may end the process first): the token dies with the run.
+      process.once("exit", () => forgetDevToken(token));
+      process.stdout.write(`dev token: ${token}\n  (saved in .edgegym/dev-token; send it as Authorization: Bearer <token>)\n`);
     }
     const stop = async () => {
-      if (local.token) forgetDevToken(local.token);
       await local.stop();
       process.exit(0);
     };
