@@ -21,7 +21,7 @@ writeFileSync(
 
 const local = await startLocal({ port: 0, persist: false, environments: [ENVIRONMENT] });
 try {
-  const client = new GatewayClient(local.url);
+  const client = new GatewayClient(local.url, local.token);
   const direct = async () => {
     const started = performance.now();
     const summary = await collectDirect(client, {

@@ -67,6 +67,7 @@ function post(url: string, body: unknown, headers: Record<string, string> = {}):
 
 async function scenario(title: string, vars: Record<string, string>): Promise<void> {
   const local: Local = await startLocal({ port: 0, persist: false, environments: [], vars: { modelProxy: vars } });
+  const auth = { authorization: `Bearer ${local.token}` };
   try {
     const sim = local.simulator!;
     // The direct call sends vLLM exactly what the proxy would, so both paths ask the model for the same work.
@@ -75,10 +76,10 @@ async function scenario(title: string, vars: Record<string, string>): Promise<vo
     const session = { "x-session-id": "bench-session" };
     const paths: Path[] = [
       { name: "direct: simulator /v1/chat/completions", call: post(`${sim.url}/v1/chat/completions`, chatBody) },
-      { name: "gateway → model-proxy /v1/responses", call: post(`${local.url}/v1/responses`, params, session) },
+      { name: "gateway → model-proxy /v1/responses", call: post(`${local.url}/v1/responses`, params, { ...session, ...auth }) },
       {
         name: "gateway → model-proxy /v1/chat/completions",
-        call: post(`${local.url}/v1/chat/completions`, { messages: chatBody.messages, tools: chatBody.tools }, session),
+        call: post(`${local.url}/v1/chat/completions`, { messages: chatBody.messages, tools: chatBody.tools }, { ...session, ...auth }),
       },
     ];
     // For reference: the local transport alone (Node → workerd → Node, no model call), and the proxy's logic alone.

@@ -1,5 +1,6 @@
 // Each Worker's variables as a zod schema: parsed once per isolate into a typed config, a bad value named at start-up.
 import { z } from "zod";
+import { ApiTokens } from "./tokens.js";
 
 /** A variable that is unset or empty takes its default. */
 const unset = (value: unknown) => (value === "" ? undefined : value);
@@ -56,8 +57,28 @@ const optionalText = z.preprocess(unset, z.string().optional());
 export const GatewayVars = z.object({
   /** Comma-separated names of the environments deployed with this gateway. */
   ENVIRONMENTS: list(),
-  /** Comma-separated bearer tokens; unset means open (local emulation only). */
-  API_TOKENS: list(),
+  /** `name:token:scope+scope` entries (contracts/tokens.ts); none means every route but /health answers 401. */
+  API_TOKENS: ApiTokens,
+  /** Largest JSON body a route reads (/run, the model routes, environments, JSON job requests), in bytes: 413 beyond. */
+  MAX_BODY_BYTES: integer(1, 8 * 1024 * 1024),
+  /** Largest streamed upload (a JSONL job body, PUT /v1/files/<name>), in bytes. */
+  MAX_UPLOAD_BYTES: integer(1, 100 * 1024 * 1024),
+  /** Caps on a job: repeats per row, rows, and rows × repeats. */
+  MAX_NUM_REPEATS: integer(1, 1024),
+  MAX_JOB_ROWS: integer(1, 1_000_000),
+  MAX_JOB_ROLLOUTS: integer(1, 10_000_000),
+  /** Requests per second each token name may make (a token bucket refilled at this rate); 0 turns the limit off. */
+  RATE_LIMIT_PER_SECOND: number(0, 500),
+  /** The bucket's size: how many requests a token may make at once after a quiet spell. */
+  RATE_LIMIT_BURST: integer(1, 5000),
+  /** /run calls and job uploads in flight at once for the whole deployment; the rest get 503 with Retry-After. */
+  MAX_IN_FLIGHT: integer(1, 1024),
+  /** The shortest Retry-After a refused /run is told, in seconds (longer while many callers wait; at most 60). */
+  ADMISSION_RETRY_AFTER_SECONDS: integer(1, 1),
+  /** A slot whose holder never gave it back (an isolate that died) is taken back after this long, in seconds. */
+  ADMISSION_LEASE_SECONDS: integer(1, 960),
+  /** "false": no access log line per request. */
+  LOG_REQUESTS: flag(true),
 });
 export type GatewayConfig = z.output<typeof GatewayVars>;
 
@@ -117,8 +138,10 @@ export const WriterVars = z.object({
 export type WriterConfig = z.output<typeof WriterVars>;
 
 export const EnvironmentVars = z.object({
-  /** A session's state is deleted this long after its last use. */
+  /** A session's state is deleted this long after its last use (a stateless session expires this long after it opened). */
   SESSION_TTL_SECONDS: integer(1, 3600),
+  /** The key session ids are signed with (HMAC-SHA256): at least 32 characters, secret, the same for every environment. */
+  SESSION_SECRET: z.preprocess(unset, z.string({ error: "is not set" }).min(32, "must be at least 32 characters")),
 });
 export type EnvironmentConfig = z.output<typeof EnvironmentVars>;
 
@@ -144,12 +167,16 @@ export class ConfigError extends Error {
   }
 }
 
+/** Variables whose values never appear in an error message. */
+const SECRET_VARIABLES = new Set(["API_TOKENS", "SESSION_SECRET", "MODEL_API_KEY"]);
+
 export function parseVars<S extends z.ZodType>(schema: S, vars: unknown, worker: string): z.output<S> {
   const result = schema.safeParse(vars);
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => {
     const variable = String(issue.path[0] ?? "(variables)");
-    const raw = issue.path.length && vars && typeof vars === "object" ? (vars as Record<string, unknown>)[variable] : undefined;
+    const shown = issue.path.length && vars && typeof vars === "object" && !SECRET_VARIABLES.has(variable);
+    const raw = shown ? (vars as Record<string, unknown>)[variable] : undefined;
     return { variable, message: `${issue.message}${typeof raw === "string" ? `, got "${raw}"` : ""}` };
   });
   throw new ConfigError(worker, problems);

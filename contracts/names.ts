@@ -27,11 +27,18 @@ export const QUEUES = {
 export const JOB_CLASS = "Job";
 /** The session Durable Object class every environment Worker hosts. */
 export const SESSION_CLASS = "EnvironmentSession";
+/** The gateway's Durable Objects: one token bucket per token name, and one admission counter for the deployment. */
+export const RATE_LIMITER_CLASS = "TokenRateLimiter";
+export const ADMISSION_CLASS = "Admission";
 
 /** The header that carries a session id (NeMo Gym uses a cookie; both are read). */
 export const SESSION_HEADER = "x-session-id";
 /** The cookie edgegym sets with a new session id. */
 export const SESSION_COOKIE = "edgegym_session";
+/** The name of the token a request came with, set by the gateway on what it forwards (the token itself never travels on). */
+export const CALLER_HEADER = "x-edgegym-caller";
+/** Every answer's request id: the caller's when well-formed, else one the gateway makes up. */
+export const REQUEST_ID_HEADER = "x-request-id";
 /** Names the environment of a /run request when the row has no agent_ref. */
 export const ENVIRONMENT_HEADER = "x-edgegym-environment";
 

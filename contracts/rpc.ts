@@ -86,28 +86,41 @@ export interface SessionOutcome extends Outcome {
 /** A step request: the row and the model's response for this turn (plus NeMo Gym's step request id, when asked). */
 export type StepRequest = DatasetRow & { response: ModelResponse; _ng_step_request_id?: string };
 
+/**
+ * Whom a session belongs to: the rollout it serves and the name of the caller's token (never the token). A session id
+ * is signed over both, so only the caller that opened it, for that rollout, can use it.
+ */
+export interface SessionOwner {
+  rollout: string;
+  token: string;
+}
+
 export interface EnvironmentRpc {
   describe(): Promise<EnvironmentDescription>;
-  /** NeMo Gym's /seed_session: opens a session for the row. */
-  seed(row: DatasetRow): Promise<SessionOutcome>;
+  /** NeMo Gym's /seed_session: opens a session for the row, owned by `owner`. */
+  seed(row: DatasetRow, owner: SessionOwner): Promise<SessionOutcome>;
   /** A tool call with the model's (JSON-decoded) arguments; the body is what the model sees. */
-  tool(sessionId: string, name: string, args: unknown): Promise<Outcome>;
+  tool(sessionId: string, name: string, args: unknown, owner: SessionOwner): Promise<Outcome>;
   /**
    * NeMo Gym's /verify. On 200 the body holds the verifier's fields only (`reward`, its extras, the task fields as parsed):
    * the verify response is the request with these added, which the caller has already.
    */
-  verify(sessionId: string, request: VerifyRequest): Promise<Outcome>;
+  verify(sessionId: string, request: VerifyRequest, owner: SessionOwner): Promise<Outcome>;
   /** Gymnasium: opens an episode. */
-  reset(row: DatasetRow): Promise<SessionOutcome>;
-  step(sessionId: string, request: StepRequest): Promise<Outcome>;
-  close(sessionId: string): Promise<Outcome>;
+  reset(row: DatasetRow, owner: SessionOwner): Promise<SessionOutcome>;
+  step(sessionId: string, request: StepRequest, owner: SessionOwner): Promise<Outcome>;
+  close(sessionId: string, owner: SessionOwner): Promise<Outcome>;
   /** NeMo Gym's /aggregate_metrics over verify responses streamed as JSON Lines (bounded memory on the caller's side). */
   aggregateMetrics(verifyResponses: ReadableStream<Uint8Array>): Promise<RpcResult<AggregateMetrics>>;
 }
 
 /** A session Durable Object: every operation of one session runs there, next to its state. */
 export interface SessionRpc {
-  perform(operation: SessionOperation, body: unknown, sessionId: string, trusted: boolean): Promise<Outcome>;
+  /**
+   * `opens` marks the operation that opens the session (seed, reset); any other operation on an object that was never
+   * opened, or whose state has expired, is refused rather than run on a blank state.
+   */
+  perform(operation: SessionOperation, body: unknown, sessionId: string, trusted: boolean, opens?: boolean): Promise<Outcome>;
 }
 
 export type SessionOperation =
@@ -125,6 +138,8 @@ export interface RunOptions extends ModelChoice {
   environment?: string;
   /** A cap on model turns for this rollout. */
   maxSteps?: number;
+  /** The name of the caller's token: the environment sessions of the rollout are bound to it. */
+  caller?: string;
 }
 
 export interface AgentRpc {
@@ -147,6 +162,27 @@ export type ModelService = Fetcher & ModelRpc;
 export type EnvironmentService = Fetcher & EnvironmentRpc;
 export type AgentService = Fetcher & AgentRpc;
 export type SessionNamespace = ObjectNamespace<SessionRpc>;
+
+// ── gateway ────────────────────────────────────────────────────────────────────────────────────────────────
+
+/** A token bucket per token name: whether one more request may go now, else how long until it may. */
+export interface RateLimiterRpc {
+  take(ratePerSecond: number, burst: number): Promise<{ ok: true } | { ok: false; retryAfterSeconds: number }>;
+}
+
+/** The deployment's count of /run calls (and job uploads) in flight: a slot, or a refusal at once. */
+export interface AdmissionRpc {
+  /** A refusal says how long to wait: at least `minRetryAfterSeconds`, longer the more callers are waiting. */
+  acquire(
+    limit: number,
+    leaseSeconds: number,
+    minRetryAfterSeconds: number,
+  ): Promise<{ ok: true; lease: string } | { ok: false; inFlight: number; retryAfterSeconds: number }>;
+  release(lease: string): Promise<void>;
+}
+
+export type RateLimiterNamespace = ObjectNamespace<RateLimiterRpc>;
+export type AdmissionNamespace = ObjectNamespace<AdmissionRpc>;
 
 /** Thrown by `within` when the caller's signal ends before the call answers. */
 export class DeadlineError extends Error {

@@ -9,8 +9,10 @@ export interface Secrets {
   judgeBaseUrls: sst.Secret;
   judgeModelName: sst.Secret;
   judgeApiKey: sst.Secret;
-  /** Comma-separated bearer tokens the gateway accepts. */
+  /** The bearer tokens the gateway accepts: comma-separated `name:token:scope+scope` entries. */
   apiTokens: sst.Secret;
+  /** The key every environment signs its session ids with (HMAC-SHA256): 32+ random characters. */
+  sessionSecret: sst.Secret;
 }
 
 export function createSecrets(): Secrets {
@@ -22,6 +24,7 @@ export function createSecrets(): Secrets {
     judgeModelName: new sst.Secret("JudgeModelName", ""),
     judgeApiKey: new sst.Secret("JudgeApiKey", ""),
     apiTokens: new sst.Secret("ApiTokens"),
+    sessionSecret: new sst.Secret("SessionSecret"),
   };
 }
 
@@ -39,5 +42,5 @@ export function secretValues(secrets: Secrets, worker: "model-proxy" | "judge-pr
       MODEL_API_KEY: or(secrets.judgeApiKey, secrets.modelApiKey),
     };
   }
-  return { API_TOKENS: secrets.apiTokens.value };
+  return { API_TOKENS: secrets.apiTokens.value, SESSION_SECRET: secrets.sessionSecret.value };
 }

@@ -1,6 +1,16 @@
 // The one description of edgegym's Workers and their bindings; local emulation (and deployment) are built from it.
 import type { WorkerKind } from "../contracts/config.js";
-import { ENTRYPOINTS, JOB_CLASS, QUEUES, SESSION_CLASS, WORKERS, environmentBinding, environmentWorkerName } from "../contracts/names.js";
+import {
+  ADMISSION_CLASS,
+  ENTRYPOINTS,
+  JOB_CLASS,
+  QUEUES,
+  RATE_LIMITER_CLASS,
+  SESSION_CLASS,
+  WORKERS,
+  environmentBinding,
+  environmentWorkerName,
+} from "../contracts/names.js";
 
 export { SESSION_CLASS };
 export const COMPATIBILITY_DATE = "2026-04-01";
@@ -60,7 +70,7 @@ export interface TopologyOptions {
   /** The judge model for LLM-as-judge environments; the policy model unless given. */
   judgeBaseUrl?: string;
   judgeModelName?: string;
-  vars?: Partial<Record<"agent" | "modelProxy" | "judgeProxy" | "gateway" | "writer", Record<string, string>>>;
+  vars?: Partial<Record<"agent" | "modelProxy" | "judgeProxy" | "gateway" | "writer" | "environment", Record<string, string>>>;
 }
 
 export function topology(options: TopologyOptions): WorkerSpec[] {
@@ -80,7 +90,11 @@ export function topology(options: TopologyOptions): WorkerSpec[] {
       entry: "functions/gateway/index.ts",
       services: { AGENT: { worker: WORKERS.agent, entrypoint: ENTRYPOINTS.agent }, MODEL_PROXY: model(WORKERS.modelProxy), ...environmentServices },
       vars: { ENVIRONMENTS: list, ...options.vars?.gateway },
-      durableObjects: { JOBS: { className: JOB_CLASS, scriptName: WORKERS.writer } },
+      durableObjects: {
+        JOBS: { className: JOB_CLASS, scriptName: WORKERS.writer },
+        RATE_LIMITS: { className: RATE_LIMITER_CLASS },
+        ADMISSION: { className: ADMISSION_CLASS },
+      },
       queueProducers: { ROLLOUTS: QUEUES.rollouts },
       buckets: { BUCKET: BUCKET_NAME },
       secrets: ["API_TOKENS"],
@@ -143,10 +157,11 @@ export function topology(options: TopologyOptions): WorkerSpec[] {
         entry: `environments/${name}/index.ts`,
         environment: name,
         services: { JUDGE: model(WORKERS.judgeProxy) },
-        vars: {},
+        vars: { ...options.vars?.environment },
         // Every environment Worker hosts its session class, so an environment may become stateful without a new binding.
         durableObjects: { SESSIONS: { className: SESSION_CLASS } },
-        secrets: [],
+        // The key session ids are signed with: one for every environment of the deployment.
+        secrets: ["SESSION_SECRET"],
       }),
     ),
   ];

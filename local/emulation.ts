@@ -1,8 +1,10 @@
 // Local emulation: every Worker, Durable Object and binding in Miniflare (workerd), plus the vLLM simulator by default.
 import path from "node:path";
+import { devToken, sessionSecret } from "./secrets.js";
 import { Log, LogLevel, Miniflare, type WorkerOptions } from "miniflare";
 import { parseVars, WORKER_VARS } from "../contracts/config.js";
 import { WORKERS } from "../contracts/names.js";
+import { gatewayVarsFromEnv } from "../infra/gateway-vars.js";
 import { COMPATIBILITY_DATE, topology, type WorkerSpec } from "../infra/topology.js";
 import { buildWorkers, type Bundle } from "./build.js";
 import { discoverEnvironments } from "./environments.js";
@@ -28,6 +30,11 @@ export interface LocalOptions {
   simulator?: SimulatorOptions;
   /** Extra Worker variables (e.g. MAX_STEPS for the agent). */
   vars?: Parameters<typeof topology>[0]["vars"];
+  /**
+   * The gateway's API_TOKENS (`name:token:scope+scope`, comma-separated; `vars.gateway.API_TOKENS` works too). Unset: a
+   * dev token with the admin scope is made up for this run and returned as `token`.
+   */
+  apiTokens?: string;
   verbose?: boolean;
 }
 
@@ -39,6 +46,8 @@ export interface Local {
   /** The simulator, when it is the model. */
   simulator?: Simulator;
   modelBaseUrl: string;
+  /** The dev token made up for this run (admin scope), when no API_TOKENS were given. */
+  token?: string;
   stop(): Promise<void>;
 }
 
@@ -53,11 +62,16 @@ export function modelFromEnv(
     .map((url) => url.trim())
     .filter(Boolean);
   const tokenIds = value("EDGEGYM_RETURN_TOKEN_ID_INFORMATION");
+  // The gateway's limits too (EDGEGYM_MAX_IN_FLIGHT, EDGEGYM_RATE_LIMIT_PER_SECOND…), as a deployment takes them.
+  const gateway = gatewayVarsFromEnv(env);
   return {
     modelUrl: modelUrls?.[0],
     ...(modelUrls && modelUrls.length > 1 ? { modelUrls } : {}),
     // Token ids and logprobs on every model call, for RL training.
-    ...(tokenIds ? { vars: { modelProxy: { RETURN_TOKEN_ID_INFORMATION: tokenIds } } } : {}),
+    vars: {
+      ...(tokenIds ? { modelProxy: { RETURN_TOKEN_ID_INFORMATION: tokenIds } } : {}),
+      ...(Object.keys(gateway).length ? { gateway } : {}),
+    },
     model: value("EDGEGYM_MODEL"),
     modelApiKey: value("EDGEGYM_MODEL_API_KEY"),
     judgeUrl: value("EDGEGYM_JUDGE_URL"),
@@ -92,6 +106,11 @@ export async function startLocal(options: LocalOptions = {}): Promise<Local> {
   const simulator = external ? undefined : await startSimulator(options.simulator);
   const modelBaseUrl = external?.[0] ?? `${simulator!.url}/v1`;
   const modelName = options.model ?? (simulator ? simulator.model : "default");
+  const givenTokens = options.apiTokens ?? options.vars?.gateway?.API_TOKENS;
+  const token = givenTokens === undefined ? devToken() : undefined;
+  const persist = options.persist === undefined ? path.join(STATE_DIR, "state") : options.persist;
+  // The access log is for `npm run dev` (verbose); tests and collections run quietly unless they ask.
+  const gatewayVars = { LOG_REQUESTS: options.verbose ? "true" : "false", ...options.vars?.gateway };
   try {
     const specs = topology({
       environments,
@@ -100,15 +119,19 @@ export async function startLocal(options: LocalOptions = {}): Promise<Local> {
       modelName,
       judgeBaseUrl: options.judgeUrl,
       judgeModelName: options.judgeModel ?? (options.judgeUrl ? undefined : modelName),
-      vars: options.vars,
+      vars: { ...options.vars, gateway: gatewayVars },
     });
-    // A variable no Worker could use is refused here, at start-up, naming the Worker and the variable.
-    for (const spec of specs) parseVars(WORKER_VARS[spec.kind], spec.vars, spec.name);
-    const bundles = await buildWorkers(specs);
+    // Sessions signed before a restart stay valid when the state they belong to persists.
+    const signingKey = sessionSecret(persist === false ? undefined : persist);
     const secrets = (worker: string): Record<string, string> => ({
       MODEL_API_KEY: (worker === WORKERS.judgeProxy && options.judgeUrl ? options.judgeApiKey : options.modelApiKey) ?? "",
+      API_TOKENS: givenTokens ?? `dev:${token}:admin`,
+      SESSION_SECRET: signingKey,
     });
-    const persist = options.persist === undefined ? path.join(STATE_DIR, "state") : options.persist;
+    const secretsOf = (spec: WorkerSpec) => Object.fromEntries(spec.secrets.map((name) => [name, secrets(spec.name)[name]]));
+    // A variable no Worker could use is refused here, at start-up, naming the Worker and the variable.
+    for (const spec of specs) parseVars(WORKER_VARS[spec.kind], { ...spec.vars, ...secretsOf(spec) }, spec.name);
+    const bundles = await buildWorkers(specs);
     const miniflare = new Miniflare({
       workers: specs.map((spec) => workerOptions(spec, bundles.get(spec.name)!, secrets(spec.name))),
       host: "127.0.0.1",
@@ -125,6 +148,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<Local> {
       miniflare,
       simulator,
       modelBaseUrl,
+      ...(token ? { token } : {}),
       async stop() {
         await miniflare.dispose();
         await simulator?.close();

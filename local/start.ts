@@ -8,6 +8,7 @@ import { progressBar } from "./cli/progress.js";
 import { summaryTable, type TableColumn } from "./cli/table.js";
 import { modelFromEnv, startLocal } from "./emulation.js";
 import { exampleDataset } from "./environments.js";
+import { localAuth, tokenForLocal } from "./cli/token.js";
 import { PROJECT_ROOT } from "./paths.js";
 
 const started = performance.now();
@@ -16,11 +17,12 @@ mkdirSync(outDir, { recursive: true });
 
 const model = modelFromEnv();
 process.stderr.write(`starting the local emulation (model: ${model.modelUrl ?? "the vLLM simulator"})…\n`);
-const local = await startLocal({ port: Number(process.env.EDGEGYM_PORT ?? 0), ...model });
+const local = await startLocal({ port: Number(process.env.EDGEGYM_PORT ?? 0), ...model, ...localAuth(process.env.EDGEGYM_TOKEN) });
 const columns: TableColumn[] = [];
 try {
   process.stderr.write(`gateway at ${local.url}\ndashboard at ${local.url}/ (the jobs below appear there while this runs)\n`);
-  const client = new GatewayClient(local.url);
+  if (local.token) process.stderr.write(`dev token (this run only): ${local.token}\n`);
+  const client = new GatewayClient(local.url, tokenForLocal(local, process.env.EDGEGYM_TOKEN));
   for (const environment of local.environments) {
     const input = exampleDataset(environment);
     if (!input) continue;

@@ -14,7 +14,7 @@ export const ErrorEnvelope = z.object({
 });
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 408 | 409 | 413 | 422 | 429 | 500 | 502 | 503 | 504;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 408 | 409 | 410 | 411 | 413 | 422 | 429 | 500 | 502 | 503 | 504;
 
 /** An error a handler can throw and the error middleware turns into the envelope. */
 export class EdgegymError extends Error {

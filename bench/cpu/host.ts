@@ -3,6 +3,7 @@
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { HostReply, HostRequest } from "./processes.js";
+import { BENCH_TOKEN } from "./workload.js";
 
 // Only what the bench relies on: startLocal's public options and result, which the refactor keeps.
 interface Local {
@@ -10,7 +11,7 @@ interface Local {
   stop(): Promise<void>;
 }
 interface Emulation {
-  startLocal(options: { port: number; persist: false; environments: string[]; modelUrl: string; model: string }): Promise<Local>;
+  startLocal(options: { port: number; persist: false; environments: string[]; modelUrl: string; model: string; apiTokens: string }): Promise<Local>;
 }
 
 const [root, modelUrl, model, environments] = process.argv.slice(2);
@@ -21,7 +22,15 @@ function reply(message: HostReply): void {
 }
 
 const emulation = (await import(pathToFileURL(path.join(root, "local", "emulation.ts")).href)) as Emulation;
-const local = await emulation.startLocal({ port: 0, persist: false, environments: environments.split(","), modelUrl, model });
+const local = await emulation.startLocal({
+  port: 0,
+  persist: false,
+  environments: environments.split(","),
+  modelUrl,
+  model,
+  // A checkout that checks tokens gets this one; an older one, open without tokens, ignores the option and the header.
+  apiTokens: `bench:${BENCH_TOKEN}:admin`,
+});
 
 let stopping = false;
 function stop(): void {

@@ -1,6 +1,10 @@
 // The bench's rollouts, through the gateway's public HTTP surface only: POST /run, and POST /v1/jobs + GET /v1/jobs/:id.
 import { setTimeout as sleep } from "node:timers/promises";
 
+/** The bearer token every checkout's emulation is started with (bench/cpu/host.ts), sent on every request. */
+export const BENCH_TOKEN = "edgegym_bench_token_0123456789";
+const AUTH = { authorization: `Bearer ${BENCH_TOKEN}` };
+
 export interface Shape {
   name: string;
   environment: string;
@@ -103,7 +107,7 @@ export async function runDirect(url: string, shape: Shape, count: number, concur
   const worker = async () => {
     while (next < count) {
       const body = JSON.stringify(shape.row(next++));
-      const response = await fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body });
+      const response = await fetch(target, { method: "POST", headers: { "content-type": "application/json", ...AUTH }, body });
       const text = await response.text();
       if (response.ok) add(tally, JSON.parse(text) as Record<string, unknown>);
       else tally.failed++;
@@ -123,12 +127,12 @@ interface JobStatus {
 export async function runJob(url: string, shape: Shape, rows: number, repeats: number, pollMs: number): Promise<JobStatus> {
   const body = `${Array.from({ length: rows }, (_, i) => JSON.stringify(shape.row(i))).join("\n")}\n`;
   const query = new URLSearchParams({ environment: shape.environment, num_repeats: String(repeats) });
-  const created = await fetch(`${url}/v1/jobs?${query}`, { method: "POST", headers: { "content-type": "application/x-ndjson" }, body });
+  const created = await fetch(`${url}/v1/jobs?${query}`, { method: "POST", headers: { "content-type": "application/x-ndjson", ...AUTH }, body });
   if (!created.ok) throw new Error(`POST /v1/jobs answered ${created.status}: ${await created.text()}`);
   let job = (await created.json()) as JobStatus;
   while (job.status === "running") {
     await sleep(pollMs);
-    const polled = await fetch(`${url}/v1/jobs/${job.id}`);
+    const polled = await fetch(`${url}/v1/jobs/${job.id}`, { headers: AUTH });
     if (!polled.ok) throw new Error(`GET /v1/jobs/${job.id} answered ${polled.status}: ${await polled.text()}`);
     job = (await polled.json()) as JobStatus;
   }
@@ -137,7 +141,7 @@ export async function runJob(url: string, shape: Shape, rows: number, repeats: n
 
 /** The job's scored records (GET /v1/jobs/:id/rollouts), tallied; read after the measured window. */
 export async function jobTally(url: string, job: JobStatus): Promise<Tally> {
-  const response = await fetch(`${url}/v1/jobs/${job.id}/rollouts`);
+  const response = await fetch(`${url}/v1/jobs/${job.id}/rollouts`, { headers: AUTH });
   if (!response.ok) throw new Error(`GET /v1/jobs/${job.id}/rollouts answered ${response.status}`);
   const tally: Tally = { rollouts: 0, failed: job.counts.failed, turns: 0, reward: 0 };
   for (const line of (await response.text()).split("\n")) if (line.trim()) add(tally, JSON.parse(line) as Record<string, unknown>);

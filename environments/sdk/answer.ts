@@ -3,21 +3,32 @@ import type { Context } from "hono";
 import { setCookie } from "hono/cookie";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { EnvironmentEnv } from "../../contracts/env.generated.js";
-import type { SessionOperation } from "../../contracts/rpc.js";
+import type { Outcome, SessionOperation } from "../../contracts/rpc.js";
 import { readJson } from "../../http/errors.js";
-import { runOperation } from "./run.js";
-import { SESSION_COOKIE, SESSION_HEADER, newSessionId, sessionIdOf } from "./session.js";
+import { continueSession, openSession, type SessionCall } from "./run.js";
+import { httpOwner, SESSION_COOKIE, SESSION_HEADER, sessionIdOf } from "./session.js";
 import type { Environment } from "./types.js";
 
 export type AppContext = Context<{ Bindings: EnvironmentEnv }>;
 
+/** Operations that open a session: they always get a new id, whatever the request carried. */
+const OPENING = new Set<SessionOperation["kind"]>(["seed_session", "reset"]);
+
 export async function answerOperation(c: AppContext, environment: Environment, operation: SessionOperation): Promise<Response> {
   const body = await readJson(c);
   const carried = sessionIdOf(c);
-  const sessionId = carried ?? newSessionId();
-  // An outside caller's body is checked whole (trusted: false).
-  const outcome = await runOperation(environment, c.env, operation, body, sessionId, false, c.req.raw.signal);
-  c.header(SESSION_HEADER, sessionId);
-  if (!carried) setCookie(c, SESSION_COOKIE, sessionId, { path: "/", httpOnly: true, sameSite: "Lax" });
+  // An outside caller's body is checked whole (trusted: false); its sessions belong to its token.
+  const call: SessionCall = { environment, env: c.env, operation, body, owner: httpOwner(c), trusted: false, signal: c.req.raw.signal };
+  let outcome: Outcome;
+  if (OPENING.has(operation.kind) || carried === undefined) {
+    // A call without a session (a /verify on its own, as NeMo Gym allows) runs in a new one, like a seed would open.
+    const opened = await openSession(call);
+    c.header(SESSION_HEADER, opened.sessionId);
+    setCookie(c, SESSION_COOKIE, opened.sessionId, { path: "/", httpOnly: true, sameSite: "Lax" });
+    outcome = opened;
+  } else {
+    outcome = await continueSession(call, carried);
+    if (outcome.status < 400) c.header(SESSION_HEADER, carried);
+  }
   return c.json(outcome.body, outcome.status as ContentfulStatusCode);
 }

@@ -1,12 +1,20 @@
 // An environment's RPC entrypoint: what the agent and writer call (typed, structured values), beside the HTTP app.
 import { WorkerEntrypoint } from "cloudflare:workers";
 import type { EnvironmentEnv } from "../../contracts/env.generated.js";
-import type { EnvironmentDescription, EnvironmentRpc, Outcome, RpcResult, SessionOutcome, StepRequest } from "../../contracts/rpc.js";
+import type {
+  EnvironmentDescription,
+  EnvironmentRpc,
+  Outcome,
+  RpcResult,
+  SessionOperation,
+  SessionOutcome,
+  SessionOwner,
+  StepRequest,
+} from "../../contracts/rpc.js";
 import { lines } from "../../http/jsonl.js";
 import { type AggregateMetrics, type DatasetRow, EdgegymError, type VerifyRequest, type VerifyResult } from "../../protocol/index.js";
 import { describeEnvironment, environmentMetrics } from "./describe.js";
-import { runOperation } from "./run.js";
-import { newSessionId } from "./session.js";
+import { continueSession, openSession, type SessionCall } from "./run.js";
 import type { Environment } from "./types.js";
 
 export function entrypointFor(
@@ -14,6 +22,16 @@ export function entrypointFor(
   app: { fetch(request: Request, env: EnvironmentEnv, ctx: ExecutionContext): Response | Promise<Response> },
 ) {
   const description = describeEnvironment(environment);
+  // The agent's calls are trusted: its row was validated when it came in, its responses built by the model proxy.
+  // (A function here, not a method: every method of the entrypoint is callable over RPC.)
+  const call = (env: EnvironmentEnv, operation: SessionOperation, body: unknown, owner: SessionOwner): SessionCall => ({
+    environment,
+    env,
+    operation,
+    body,
+    owner,
+    trusted: true,
+  });
 
   return class EnvironmentEntrypoint extends WorkerEntrypoint<EnvironmentEnv> implements EnvironmentRpc {
     override fetch(request: Request): Response | Promise<Response> {
@@ -24,31 +42,28 @@ export function entrypointFor(
       return description;
     }
 
-    // The agent's calls are trusted: its row was validated when it came in, its responses built by the model proxy.
-    async seed(row: DatasetRow): Promise<SessionOutcome> {
-      const sessionId = newSessionId();
-      return { sessionId, ...(await runOperation(environment, this.env, { kind: "seed_session" }, row, sessionId, true)) };
+    seed(row: DatasetRow, owner: SessionOwner): Promise<SessionOutcome> {
+      return openSession(call(this.env, { kind: "seed_session" }, row, owner));
     }
 
-    tool(sessionId: string, name: string, args: unknown): Promise<Outcome> {
-      return runOperation(environment, this.env, { kind: "tool", name }, args, sessionId, true);
+    tool(sessionId: string, name: string, args: unknown, owner: SessionOwner): Promise<Outcome> {
+      return continueSession(call(this.env, { kind: "tool", name }, args, owner), sessionId);
     }
 
-    verify(sessionId: string, request: VerifyRequest): Promise<Outcome> {
-      return runOperation(environment, this.env, { kind: "verify" }, request, sessionId, true);
+    verify(sessionId: string, request: VerifyRequest, owner: SessionOwner): Promise<Outcome> {
+      return continueSession(call(this.env, { kind: "verify" }, request, owner), sessionId);
     }
 
-    async reset(row: DatasetRow): Promise<SessionOutcome> {
-      const sessionId = newSessionId();
-      return { sessionId, ...(await runOperation(environment, this.env, { kind: "reset" }, row, sessionId, true)) };
+    reset(row: DatasetRow, owner: SessionOwner): Promise<SessionOutcome> {
+      return openSession(call(this.env, { kind: "reset" }, row, owner));
     }
 
-    step(sessionId: string, request: StepRequest): Promise<Outcome> {
-      return runOperation(environment, this.env, { kind: "step" }, request, sessionId, true);
+    step(sessionId: string, request: StepRequest, owner: SessionOwner): Promise<Outcome> {
+      return continueSession(call(this.env, { kind: "step" }, request, owner), sessionId);
     }
 
-    close(sessionId: string): Promise<Outcome> {
-      return runOperation(environment, this.env, { kind: "close" }, {}, sessionId, true);
+    close(sessionId: string, owner: SessionOwner): Promise<Outcome> {
+      return continueSession(call(this.env, { kind: "close" }, {}, owner), sessionId);
     }
 
     async aggregateMetrics(verifyResponses: ReadableStream<Uint8Array>): Promise<RpcResult<AggregateMetrics>> {

@@ -1,27 +1,63 @@
 // Runs one operation of a session: in the session's Durable Object when the environment keeps state, else right here.
+// A session is opened with an id minted here (seed, reset); every later call must carry that id, for the same owner.
 import type { EnvironmentEnv } from "../../contracts/env.generated.js";
-import type { Outcome, SessionOperation } from "../../contracts/rpc.js";
+import type { Outcome, SessionOperation, SessionOutcome, SessionOwner } from "../../contracts/rpc.js";
+import { EdgegymError } from "../../protocol/index.js";
+import { environmentConfig } from "./config.js";
 import { performAny } from "./gymnasium-perform.js";
 import { judgeThrough } from "./judge.js";
 import { noState } from "./perform.js";
+import { checkSessionId, mintSessionId } from "./session-id.js";
 import type { Environment } from "./types.js";
 
 /** A bound on one operation's own work (a tool, a verifier, a judge call inside it). */
 export const OPERATION_TIMEOUT_MS = 60_000;
 
-export function runOperation(
-  environment: Environment,
-  env: EnvironmentEnv,
-  operation: SessionOperation,
-  body: unknown,
-  sessionId: string,
-  trusted: boolean,
-  signal?: AbortSignal,
-): Promise<Outcome> {
+/** What one call of a session needs besides its session id. */
+export interface SessionCall {
+  environment: Environment;
+  env: EnvironmentEnv;
+  operation: SessionOperation;
+  body: unknown;
+  owner: SessionOwner;
+  /** false for an outside caller, whose body is checked whole. */
+  trusted: boolean;
+  signal?: AbortSignal;
+}
+
+function run(call: SessionCall, sessionId: string, opens: boolean): Promise<Outcome> {
+  const { environment, env, operation, body, trusted, signal } = call;
   if (environment.stateful) {
     const stub = env.SESSIONS.get(env.SESSIONS.idFromName(sessionId));
-    return stub.perform(operation, body, sessionId, trusted);
+    return stub.perform(operation, body, sessionId, trusted, opens);
   }
   const bounded = signal ? AbortSignal.any([signal, AbortSignal.timeout(OPERATION_TIMEOUT_MS)]) : AbortSignal.timeout(OPERATION_TIMEOUT_MS);
   return performAny(environment, operation, body, { sessionId, state: noState, signal: bounded, judge: judgeThrough(env.JUDGE, bounded) }, trusted);
+}
+
+/** A session-level refusal, as the operation's answer (an envelope, like every other error of a route). */
+export function refusal(status: 404 | 410, code: string, message: string): Outcome {
+  return { status, body: new EdgegymError(status, code, message).toEnvelope() };
+}
+
+/** The answer to an id that is not this owner's: forged, another rollout's or another token's look alike (404, as for no session). */
+export const UNKNOWN_SESSION = refusal(404, "unknown_session", "no such session for this caller (a session id comes from /seed_session or /reset)");
+/** The answer to a session whose time ran out: its state is gone and it is not opened again. */
+export const EXPIRED_SESSION = refusal(410, "session_expired", "the session expired and its state was deleted; open a new one with /seed_session or /reset");
+
+/** Opens a session (seed, reset, or a first call that carried no id): a new id, signed for the caller. */
+export async function openSession(call: SessionCall): Promise<SessionOutcome> {
+  const sessionId = await mintSessionId(environmentConfig(call.env).SESSION_SECRET, call.owner);
+  return { sessionId, ...(await run(call, sessionId, true)) };
+}
+
+/** A later call of a session: refused unless the id was minted for this owner, and still alive. */
+export async function continueSession(call: SessionCall, sessionId: string): Promise<Outcome> {
+  const config = environmentConfig(call.env);
+  const check = await checkSessionId(config.SESSION_SECRET, sessionId, call.owner);
+  if (!check.ok) return UNKNOWN_SESSION;
+  // A stateless session keeps nothing to expire by use: it lives SESSION_TTL_SECONDS from its opening. A stateful one
+  // lives that long after its last call: its Durable Object deletes the state then and refuses what comes after.
+  if (!call.environment.stateful && Date.now() - check.openedAt > config.SESSION_TTL_SECONDS * 1000) return EXPIRED_SESSION;
+  return run(call, sessionId, false);
 }

@@ -1,5 +1,13 @@
 // The agent's calls to the model and the environment: bounded by the rollout's deadline, failures classified.
-import { DeadlineError, type EnvironmentRpc, type ModelChoice, type ModelRpc, type Outcome, within as bounded } from "../../contracts/rpc.js";
+import {
+  DeadlineError,
+  type EnvironmentRpc,
+  type ModelChoice,
+  type ModelRpc,
+  type Outcome,
+  type SessionOwner,
+  within as bounded,
+} from "../../contracts/rpc.js";
 import type { ResponsesCreateParams, Response as ResponsesResponse } from "../../protocol/index.js";
 import { type FailureClass, RolloutFailure } from "./failure.js";
 
@@ -16,6 +24,8 @@ export interface RolloutParts {
   resources: EnvironmentRpc;
   /** The caller's policy model and token choice, passed on with every model call of the rollout. */
   choice?: ModelChoice;
+  /** The rollout and the caller's token name: the environment's sessions are bound to them. */
+  owner: SessionOwner;
 }
 
 /** A call's own timeout, cut short by the rollout's deadline. */

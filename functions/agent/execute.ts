@@ -36,9 +36,11 @@ export async function executeRow(ports: AgentPorts, row: DatasetRow, options: Ru
     ...(options.policy ? { policy: options.policy } : {}),
     ...(options.returnTokenIds !== undefined ? { returnTokenIds: options.returnTokenIds } : {}),
   };
-  const parts = { model: ports.model, resources: environment, ...(Object.keys(choice).length ? { choice } : {}) };
   // NeMo Gym's id for the row (its own, or `<task>-<rollout>`), else a fresh one in the same alphabet.
   const rolloutId = nemoGymRolloutId(row) ?? crypto.randomUUID();
+  // A rollout's sessions belong to it and to the caller's token (a job's rollouts: to the agent itself).
+  const owner = { rollout: rolloutId, token: options.caller ?? "(agent)" };
+  const parts = { model: ports.model, resources: environment, owner, ...(Object.keys(choice).length ? { choice } : {}) };
   const kind = await environmentKind(name, environment, limits);
 
   if (kind.kind === "gymnasium") {

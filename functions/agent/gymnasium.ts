@@ -42,7 +42,7 @@ async function callStep(
 ): Promise<StepAnswer> {
   // An environment that deduplicates steps gets a fresh id per step (NeMo Gym's _ng_step_request_id).
   const body = { ...row, response, ...(idempotent ? { _ng_step_request_id: crypto.randomUUID().replace(/-/g, "") } : {}) };
-  const answer = await environmentCall(() => parts.resources.step(sessionId, body), "/step", limits, "step_failed");
+  const answer = await environmentCall(() => parts.resources.step(sessionId, body, parts.owner), "/step", limits, "step_failed");
   return parsed(StepAnswer, expectOk(answer, "/step", "step_failed"), "/step", "step_failed");
 }
 
@@ -97,7 +97,7 @@ async function runEpisode(
 }
 
 async function close(parts: RolloutParts, sessionId: string, limits: RolloutLimits): Promise<void> {
-  expectOk(await environmentCall(() => parts.resources.close(sessionId), "/close", limits, "step_failed"), "/close", "step_failed");
+  expectOk(await environmentCall(() => parts.resources.close(sessionId, parts.owner), "/close", limits, "step_failed"), "/close", "step_failed");
 }
 
 function errorType(error: unknown): string {
@@ -106,7 +106,7 @@ function errorType(error: unknown): string {
 
 /** Runs one gymnasium rollout and returns NeMo Gym's gymnasium run response for it. */
 export async function runGymnasiumRollout(row: DatasetRow, parts: RolloutParts, limits: RolloutLimits): Promise<Record<string, unknown>> {
-  const reset = await environmentCall(() => parts.resources.reset(row), "/reset", limits, "reset_failed");
+  const reset = await environmentCall(() => parts.resources.reset(row, parts.owner), "/reset", limits, "reset_failed");
   const resetBody = expectOk(reset, "/reset", "reset_failed");
   const sessionId = reset.sessionId;
   const info = (resetBody as { info?: unknown } | null)?.info;

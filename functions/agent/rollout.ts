@@ -27,7 +27,12 @@ async function callTool(call: FunctionCallItem, sessionId: string, parts: Rollou
   }
   if (RESERVED_ROUTES.has(call.name) || !TOOL_NAME.test(call.name)) return JSON.stringify({ error: `Unknown tool: ${call.name}` });
   try {
-    const outcome = await environmentCall(() => parts.resources.tool(sessionId, call.name, args), `tool ${call.name}`, limits, "environment_error");
+    const outcome = await environmentCall(
+      () => parts.resources.tool(sessionId, call.name, args, parts.owner),
+      `tool ${call.name}`,
+      limits,
+      "environment_error",
+    );
     // Any answer, error or not, is a tool output the model should see (NeMo Gym does the same).
     return JSON.stringify(outcome.body);
   } catch (error) {
@@ -38,7 +43,7 @@ async function callTool(call: FunctionCallItem, sessionId: string, parts: Rollou
 
 /** Runs one rollout and returns NeMo Gym's verify response for it. */
 export async function runRollout(row: DatasetRow, parts: RolloutParts, limits: RolloutLimits): Promise<Record<string, unknown>> {
-  const seeded = await environmentCall(() => parts.resources.seed(row), "/seed_session", limits, "seed_failed");
+  const seeded = await environmentCall(() => parts.resources.seed(row, parts.owner), "/seed_session", limits, "seed_failed");
   expectOk(seeded, "/seed_session", "seed_failed");
   const sessionId = seeded.sessionId;
 
@@ -65,7 +70,7 @@ export async function runRollout(row: DatasetRow, parts: RolloutParts, limits: R
   }
 
   const request = { ...row, response: { ...last, output: produced, usage: usage ?? null } };
-  const verified = await environmentCall(() => parts.resources.verify(sessionId, request), "/verify", limits, "verify_failed");
+  const verified = await environmentCall(() => parts.resources.verify(sessionId, request, parts.owner), "/verify", limits, "verify_failed");
   const fields = expectOk(verified, "/verify", "verify_failed");
   if (!fields || typeof fields !== "object" || typeof (fields as { reward?: unknown }).reward !== "number") {
     throw new RolloutFailure("verify_failed", "/verify answered without a numeric reward");

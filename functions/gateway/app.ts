@@ -5,18 +5,22 @@ import { environmentService } from "../../contracts/environments.js";
 import type { EnvironmentService } from "../../contracts/rpc.js";
 import { notFound, onError } from "../../http/errors.js";
 import { EdgegymError } from "../../protocol/index.js";
-import { requireToken } from "./auth.js";
 import { dashboard } from "./dashboard/routes.js";
+import { files } from "./files.js";
+import { forwarded } from "./forward.js";
+import { guards } from "./guards.js";
 import { createJob } from "./jobs-create.js";
 import { cancelJob, jobResults, jobStatus, listJobs, resumeJob } from "./jobs-read.js";
 import { nemoGym } from "./nemo-gym.js";
 import { jobViews } from "./jobs-views.js";
 import { gatewayPorts } from "./ports.js";
 import { run } from "./run.js";
+import { requestId } from "./request-id.js";
 
 export const app = new Hono<{ Bindings: GatewayEnv }>();
 app.onError(onError);
 app.notFound(notFound);
+app.use(requestId);
 // A request body left unread (an early 401/404, or a Worker behind us that answered without reading it) makes
 // workerd drop the client's next request on that keep-alive connection: always finish reading it.
 app.use(async (c, next) => {
@@ -24,15 +28,15 @@ app.use(async (c, next) => {
   // A body that fails to read (the client went away) has nothing left to drain, and the answer is already made.
   if (c.req.raw.body && !c.req.raw.bodyUsed) await c.req.raw.arrayBuffer().catch(() => undefined);
 });
-app.use(requireToken);
+app.use(...guards);
 
 app.get("/health", (c) => c.json({ status: "ok" }));
 app.route("/", dashboard);
 
 // The model proxy's own HTTP surface (OpenAI's routes, streaming included) answers these as they are.
-app.post("/v1/responses", (c) => c.env.MODEL_PROXY.fetch(c.req.raw));
-app.post("/v1/chat/completions", (c) => c.env.MODEL_PROXY.fetch(c.req.raw));
-app.get("/v1/models", (c) => c.env.MODEL_PROXY.fetch(c.req.raw));
+app.post("/v1/responses", (c) => c.env.MODEL_PROXY.fetch(forwarded(c)));
+app.post("/v1/chat/completions", (c) => c.env.MODEL_PROXY.fetch(forwarded(c)));
+app.get("/v1/models", (c) => c.env.MODEL_PROXY.fetch(forwarded(c)));
 
 app.post("/run", run);
 // NeMo Gym's head-server routes (discovery, /aggregate_metrics by agent_ref): its collector finds edgegym by config alone.
@@ -46,6 +50,7 @@ app.get("/v1/jobs/:id/failures", jobResults("failure"));
 app.delete("/v1/jobs/:id", cancelJob);
 app.post("/v1/jobs/:id/resume", resumeJob);
 app.route("/v1/jobs", jobViews);
+app.route("/v1/files", files);
 
 function environmentOr404(env: GatewayEnv, name: string): EnvironmentService {
   const known = gatewayPorts(env).config.ENVIRONMENTS;
@@ -66,5 +71,5 @@ app.all("/v1/environments/:name/*", (c) => {
   const url = new URL(c.req.url);
   const prefix = `/v1/environments/${name}`;
   const target = new URL(url.pathname.slice(prefix.length) + url.search, "http://internal");
-  return environmentOr404(c.env, name).fetch(new Request(target, c.req.raw));
+  return environmentOr404(c.env, name).fetch(new Request(target, forwarded(c)));
 });

@@ -1,34 +1,58 @@
-// Bearer-token authentication for every route but the public ones (public.ts), as one middleware (hono/bearer-auth, the error envelope).
-import type { MiddlewareHandler } from "hono";
+// Bearer tokens with scopes: a missing or unknown token is a 401 with WWW-Authenticate, a token without the scope a 403.
+import type { Context, MiddlewareHandler } from "hono";
 import { bearerAuth } from "hono/bearer-auth";
-import { createMiddleware } from "hono/factory";
-import type { GatewayEnv } from "../../contracts/env.generated.js";
+import type { Scope, TokenEntry } from "../../contracts/tokens.js";
+import { allows } from "../../contracts/tokens.js";
 import { EdgegymError } from "../../protocol/index.js";
-import { gatewayPorts } from "./ports.js";
-import { isPublicPath } from "./public.js";
+import { type Caller, setCaller } from "./caller.js";
 
 const envelope = (code: string, message: string) => new EdgegymError(401, code, message).toEnvelope();
 
-/** One checker per token list (per isolate): hono compares in constant time and answers 401 with WWW-Authenticate. */
-const checkers = new WeakMap<readonly string[], MiddlewareHandler>();
+async function sha256Hex(text: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+  return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
 
-function checker(tokens: readonly string[]): MiddlewareHandler {
-  let check = checkers.get(tokens);
+/**
+ * Tokens by the SHA-256 of their value: a presented token is hashed once and looked up, so no comparison ever runs
+ * over the secret itself (what a lookup's timing could tell is about a hash, which says nothing of a token).
+ */
+function tokenIndex(entries: readonly TokenEntry[]): Promise<Map<string, Caller>> {
+  return Promise.all(entries.map(async (entry) => [await sha256Hex(entry.token), { name: entry.name, scopes: entry.scopes }] as const)).then(
+    (pairs) => new Map(pairs),
+  );
+}
+
+/** One checker per token list (per isolate): hono parses the header and answers 401 with WWW-Authenticate. */
+const checkers = new WeakMap<readonly TokenEntry[], MiddlewareHandler>();
+
+function checker(entries: readonly TokenEntry[]): MiddlewareHandler {
+  let check = checkers.get(entries);
   if (!check) {
+    const index = tokenIndex(entries);
     check = bearerAuth({
-      token: [...tokens],
+      verifyToken: async (token, c) => {
+        const caller = (await index).get(await sha256Hex(token));
+        if (caller) setCaller(c, caller);
+        return caller !== undefined;
+      },
       noAuthenticationHeader: { message: envelope("unauthorized", "missing bearer token (Authorization: Bearer <token>)") },
       invalidAuthenticationHeader: { message: envelope("unauthorized", "the Authorization header is not `Bearer <token>`") },
       invalidToken: { message: envelope("unauthorized", "the bearer token is not valid") },
     });
-    checkers.set(tokens, check);
+    checkers.set(entries, check);
   }
   return check;
 }
 
-export const requireToken = createMiddleware<{ Bindings: GatewayEnv }>(async (c, next) => {
-  const tokens = gatewayPorts(c.env).config.API_TOKENS;
-  // No tokens configured: the local emulation, open on loopback.
-  if (tokens.length === 0 || isPublicPath(c.req.path)) return next();
-  return checker(tokens)(c, next);
-});
+/** Checks the bearer token against `entries`, then calls `next` with the caller known. */
+export function authenticate(c: Context, entries: readonly TokenEntry[], next: () => Promise<void>): Promise<Response | undefined> {
+  return checker(entries)(c, next) as Promise<Response | undefined>;
+}
+
+/** A 403 for a caller whose token lacks the route's scope (RFC 6750's insufficient_scope). */
+export function requireScope(c: Context, caller: Caller, scope: Scope): void {
+  if (allows(caller.scopes, scope)) return;
+  c.header("WWW-Authenticate", `Bearer error="insufficient_scope", scope="${scope}"`);
+  throw new EdgegymError(403, "insufficient_scope", `the token "${caller.name}" lacks the "${scope}" scope this route needs`);
+}

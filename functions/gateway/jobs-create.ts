@@ -17,6 +17,9 @@ import {
   TASK_INDEX,
 } from "../../protocol/index.js";
 import { ModelFields, modelChoice } from "./model-choice.js";
+import { callerOf } from "./caller.js";
+import { mayReadRows } from "./files.js";
+import { checkRepeats, rowsOverCap } from "./job-limits.js";
 import { gatewayPorts } from "./ports.js";
 
 /** Rows per inputs chunk: the unit the agent expands into rollout messages. */
@@ -59,7 +62,8 @@ async function readRequest(
     if (body.rows && body.rows_key) throw new EdgegymError(400, "invalid_request", "give rows or rows_key, not both");
     if (body.rows) return { options: body, source: fromArray(body.rows), from: "rows" };
     if (!body.rows_key) throw new EdgegymError(400, "invalid_request", "a job needs rows: a JSONL body, `rows`, or `rows_key` naming an object in the bucket");
-    const object = await gatewayPorts(c.env).store.get(body.rows_key);
+    // Another caller's upload, or another job's inputs, is as absent as a key that does not exist.
+    const object = mayReadRows(callerOf(c), body.rows_key) ? await gatewayPorts(c.env).store.get(body.rows_key) : null;
     if (!object) throw new EdgegymError(404, "rows_not_found", `no object "${body.rows_key}" in the bucket`);
     return { options: body, source: lines(object.body), from: body.rows_key };
   }
@@ -85,6 +89,7 @@ export async function createJob(c: Context<{ Bindings: GatewayEnv }>): Promise<R
     throw new EdgegymError(404, "unknown_environment", `no environment "${options.environment}" (known: ${known.join(", ")})`);
   }
   if (options.responses_create_params) parseOr400(ResponsesCreateParams.partial(), options.responses_create_params, "responses_create_params");
+  checkRepeats(options.num_repeats, ports.config);
 
   const id = newJobId();
   const problems: ErrorIssue[] = [];
@@ -156,6 +161,11 @@ export async function createJob(c: Context<{ Bindings: GatewayEnv }>): Promise<R
     // The row's own agent_ref stays when it names this environment (e.g. NeMo Gym's `<env>_gymnasium_agent`).
     const ownRef = row.agent_ref && environmentFromAgentName(row.agent_ref.name, known) === environment ? row.agent_ref : undefined;
     const agentRef: AgentRef = ownRef ?? { type: "responses_api_agents", name: `${environment}_simple_agent` };
+    const tooLarge = rowsOverCap(tasks.length + 1, options.num_repeats, ports.config);
+    if (tooLarge) {
+      await ports.store.delete(chunkKeys);
+      throw tooLarge;
+    }
     chunk.push(JSON.stringify({ ...row, agent_ref: agentRef, [TASK_INDEX]: task }));
     lineOfTask.set(task, lineNumber);
     tasks.push(task);

@@ -2,6 +2,8 @@
 import type { Context } from "hono";
 import { z } from "zod";
 import type { ModelChoice } from "../../contracts/rpc.js";
+import { allows, type Scope } from "../../contracts/tokens.js";
+import { maybeCallerOf } from "./caller.js";
 import { EdgegymError } from "../../protocol/index.js";
 
 const flag = z.union([z.boolean(), z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1")]);
@@ -26,16 +28,12 @@ export const ModelFields = z.object({
 export type ModelFields = z.infer<typeof ModelFields>;
 
 /** The scope a token needs to name the policy model (the security layer defines scopes; this is the one this feature asks for). */
-export const MODEL_SCOPE = "model";
+export const MODEL_SCOPE: Scope = "model";
 
-/**
- * SCOPE HOOK — the token's scopes as the authentication middleware leaves them on the context (`c.set("scopes", [...])`).
- * While nothing sets them (every accepted token has every right, and the local emulation has no tokens) this is undefined
- * and the policy model may be named.
- */
-function tokenScopes(c: Context): readonly unknown[] | undefined {
-  const scopes: unknown = (c.var as Record<string, unknown>)["scopes"];
-  return Array.isArray(scopes) ? scopes : undefined;
+/** The token's scopes: an admin token may do anything, so its scopes are read through `allows`. */
+function mayNameModel(c: Context): boolean {
+  const caller = maybeCallerOf(c);
+  return caller === undefined || allows(caller.scopes, MODEL_SCOPE);
 }
 
 /** The model choice the fields ask for; naming the policy model needs the `model` scope. */
@@ -46,8 +44,7 @@ export function modelChoice(c: Context, fields: ModelFields): ModelChoice {
   if (baseUrls && !model) {
     throw new EdgegymError(400, "invalid_request", "policy_base_url needs policy_model_name: the name the policy model is served under");
   }
-  const scopes = tokenScopes(c);
-  if (scopes && !scopes.includes(MODEL_SCOPE)) {
+  if (!mayNameModel(c)) {
     throw new EdgegymError(403, "forbidden", `naming the policy model needs a token with the "${MODEL_SCOPE}" scope`);
   }
   return { ...choice, policy: { ...(baseUrls ? { baseUrls } : {}), ...(model ? { model } : {}) } };

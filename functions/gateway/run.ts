@@ -15,6 +15,7 @@ import {
   ROLLOUT_ID,
   RunRow,
 } from "../../protocol/index.js";
+import { callerOf } from "./caller.js";
 import { ModelFields, modelChoice } from "./model-choice.js";
 
 export const RunQuery = ModelFields.extend({
@@ -67,7 +68,13 @@ export async function run(c: Context<{ Bindings: GatewayEnv }>): Promise<Respons
   const row = parseOr400(RunRow, await readJson(c), "dataset row");
   const environment = query.environment ?? c.req.header(ENVIRONMENT_HEADER);
   const choice = modelChoice(c, query);
-  const options = { ...(environment ? { environment } : {}), ...(query.max_steps ? { maxSteps: query.max_steps } : {}), ...choice };
+  const options = {
+    ...(environment ? { environment } : {}),
+    ...(query.max_steps ? { maxSteps: query.max_steps } : {}),
+    ...choice,
+    // The rollout's sessions are bound to the caller's token name.
+    caller: callerOf(c).name,
+  };
   // A call that fails outright (the agent's isolate lost) is a failed rollout too, answered the way the caller asked.
   const result = await c.env.AGENT.run(row, options).catch((error: unknown) => ({ ok: false as const, error: rpcError(error) }));
   if (result.ok) return c.json(result.value);

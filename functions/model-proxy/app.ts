@@ -13,6 +13,7 @@ import { toChatCompletion } from "./respond.js";
 import { callUpstream } from "./retry.js";
 import { chatChunks, responseEvents } from "./stream.js";
 import { respondTurn } from "./turn.js";
+import { upstreamIndex } from "./redact.js";
 import { poolHealth } from "./upstream.js";
 import type { ChatBody } from "./wire.js";
 
@@ -27,9 +28,9 @@ function context(c: ProxyContext): CallContext {
   return { signal: c.req.raw.signal, ...(sessionId ? { sessionId } : {}) };
 }
 
-/** Which upstream answered and after how many attempts: for operators and tests, never needed by clients. */
+/** Which upstream answered (its index in the pool, never its URL) and after how many attempts: for operators and tests. */
 function traceHeaders(c: ProxyContext, turn: ModelTurn): void {
-  c.header("x-edgegym-upstream", turn.upstream);
+  c.header("x-edgegym-upstream", String(upstreamIndex(proxyConfig(c.env), turn.upstream)));
   c.header("x-edgegym-attempts", String(turn.attempts));
 }
 

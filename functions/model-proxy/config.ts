@@ -43,7 +43,9 @@ function upstreams(vars: ModelProxyVarsOutput): string[] {
     .map((url) => url.trim().replace(/\/+$/, ""))
     .filter(Boolean);
   if (list.length === 0) misconfigured("set MODEL_BASE_URL (or MODEL_BASE_URLS) to the model's OpenAI-compatible base URL");
-  for (const url of list) if (!/^https?:\/\//.test(url)) misconfigured(`upstream "${url}" is not an http(s) URL`);
+  list.forEach((url, i) => {
+    if (!/^https?:\/\//.test(url)) misconfigured(`upstream #${i} is not an http(s) URL`);
+  });
   return [...new Set(list)];
 }
 

@@ -1,6 +1,7 @@
 // One upstream call, bounded: a timeout per attempt, a fixed attempt budget, backoff with jitter, failover across the pool.
 import { EdgegymError } from "../../protocol/index.js";
 import type { ProxyConfig } from "./config.js";
+import { redact, upstreamName } from "./redact.js";
 import { candidates, pick, recordFailure, recordSuccess } from "./upstream.js";
 import { isRecord } from "./wire.js";
 
@@ -92,21 +93,22 @@ function aborted(): EdgegymError {
   return new EdgegymError(504, "upstream_aborted", "the caller gave up on the model call");
 }
 
-/** A final, non-retryable answer from the upstream, as our envelope. */
-function refusal(url: string, status: number, text: string): EdgegymError {
-  const detail = errorMessage(text);
+/** A final, non-retryable answer from the upstream, as our envelope (naming the upstream by its index, never its URL). */
+function refusal(config: ProxyConfig, base: string, status: number, text: string): EdgegymError {
+  const detail = redact(config, errorMessage(text));
+  const url = upstreamName(config, base);
   if (status === 401 || status === 403) {
     return new EdgegymError(
       502,
       "upstream_auth",
-      `configuration: the model at ${url} refused the proxy's credentials (HTTP ${status}: ${detail}); set MODEL_API_KEY to a key it accepts`,
+      `configuration: the model (${url}) refused the proxy's credentials (HTTP ${status}: ${detail}); set MODEL_API_KEY to a key it accepts`,
     );
   }
   if (status === 404) {
-    return new EdgegymError(502, "upstream_not_found", `configuration: the model at ${url} answered HTTP 404 (${detail}); check MODEL_BASE_URL and MODEL_NAME`);
+    return new EdgegymError(502, "upstream_not_found", `configuration: the model (${url}) answered HTTP 404 (${detail}); check MODEL_BASE_URL and MODEL_NAME`);
   }
-  if (status >= 400 && status < 500) return new EdgegymError(400, "upstream_rejected", `the model at ${url} rejected the request (HTTP ${status}): ${detail}`);
-  return new EdgegymError(502, "upstream_error", `the model at ${url} failed (HTTP ${status}): ${detail}`);
+  if (status >= 400 && status < 500) return new EdgegymError(400, "upstream_rejected", `the model (${url}) rejected the request (HTTP ${status}): ${detail}`);
+  return new EdgegymError(502, "upstream_error", `the model (${url}) failed (HTTP ${status}): ${detail}`);
 }
 
 async function attempt<T>(config: ProxyConfig, base: string, call: UpstreamCall<T>): Promise<{ ok: T } | { contextLength: string } | { failure: Failure }> {
@@ -125,7 +127,7 @@ async function attempt<T>(config: ProxyConfig, base: string, call: UpstreamCall<
   } catch (error) {
     if (call.signal?.aborted) throw aborted();
     if (timeout.aborted) return { failure: { kind: "connection", timeout: true, describe: `no answer within ${config.timeoutMs} ms` } };
-    return { failure: { kind: "connection", describe: `connection failed: ${error instanceof Error ? error.message : String(error)}` } };
+    return { failure: { kind: "connection", describe: `connection failed: ${redact(config, error instanceof Error ? error.message : String(error))}` } };
   }
   if (response.ok) {
     try {
@@ -140,11 +142,11 @@ async function attempt<T>(config: ProxyConfig, base: string, call: UpstreamCall<
   if (call.contextLengthIsAnswer && status === 400 && (text.includes("context length") || text.includes("max_tokens"))) {
     return { contextLength: errorMessage(text) };
   }
-  if (!RETRY_STATUSES.has(status)) throw refusal(base, status, text);
+  if (!RETRY_STATUSES.has(status)) throw refusal(config, base, status, text);
   return {
     failure: {
       kind: CONNECTION_STATUSES.has(status) ? "connection" : "soft",
-      describe: `HTTP ${status}: ${errorMessage(text)}`,
+      describe: `HTTP ${status}: ${redact(config, errorMessage(text))}`,
       retryAfterMs: retryAfter(response),
     },
   };
@@ -184,10 +186,14 @@ export async function callUpstream<T>(config: ProxyConfig, call: UpstreamCall<T>
   }
 
   const { url, failure } = last!;
-  const tried = failedHere.size > 1 ? ` (tried ${[...failedHere].join(", ")})` : "";
+  const tried = failedHere.size > 1 ? ` (tried ${[...failedHere].map((u) => upstreamName(config, u)).join(", ")})` : "";
   const attempts = `${config.maxAttempts} attempt${config.maxAttempts === 1 ? "" : "s"}`;
   if (failure.timeout) {
-    throw new EdgegymError(504, "upstream_timeout", `the model at ${url} did not answer within ${config.timeoutMs} ms, ${attempts}${tried}`);
+    throw new EdgegymError(
+      504,
+      "upstream_timeout",
+      `the model (${upstreamName(config, url)}) did not answer within ${config.timeoutMs} ms, ${attempts}${tried}`,
+    );
   }
-  throw new EdgegymError(502, "upstream_failed", `the model at ${url} failed after ${attempts}${tried}; last: ${failure.describe}`);
+  throw new EdgegymError(502, "upstream_failed", `the model (${upstreamName(config, url)}) failed after ${attempts}${tried}; last: ${failure.describe}`);
 }

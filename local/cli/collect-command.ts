@@ -3,6 +3,7 @@ import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { type Local, modelFromEnv, startLocal } from "../emulation.js";
+import { localAuth, savedDevToken, tokenForLocal } from "./token.js";
 import { PROJECT_ROOT } from "../paths.js";
 import { collectDirect } from "./collect-direct.js";
 import { CollectInterrupted, collectJob } from "./collect-jobs.js";
@@ -92,10 +93,10 @@ async function run(flags: CollectFlags): Promise<void> {
   try {
     if (!flags.url) {
       process.stderr.write("starting the local emulation…\n");
-      local = await startLocal({ port: 0, ...modelFromEnv() });
+      local = await startLocal({ port: 0, ...modelFromEnv(), ...localAuth(flags.token) });
     }
     const url = flags.url ?? local!.url;
-    const client = new GatewayClient(url, flags.token);
+    const client = new GatewayClient(url, local ? tokenForLocal(local, flags.token) : (flags.token ?? savedDevToken()));
     const common = {
       input,
       output: flags.output,

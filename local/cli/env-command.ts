@@ -47,7 +47,7 @@ export function envCommand(): Command {
       const local = await startLocal({ port: 0, persist: false, environments: [name], ...modelFromEnv() });
       try {
         const output = path.join(mkdtempSync(path.join(tmpdir(), `edgegym-${name}-`)), `${name}.jsonl`);
-        const summary = await collectJob(new GatewayClient(local.url), {
+        const summary = await collectJob(new GatewayClient(local.url, local.token), {
           input,
           output,
           environment: name,

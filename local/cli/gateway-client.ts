@@ -2,6 +2,7 @@
 import { createReadStream } from "node:fs";
 import { Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
+import { retryAfterMs } from "../../client/http.js";
 import { ErrorEnvelope } from "../../protocol/index.js";
 
 export interface RunFailure {
@@ -45,7 +46,9 @@ export class GatewayClient {
     // Failures as error statuses (retried below, reported with their code); the rows carry _ng_rollout_index, which alone would ask for records.
     const query = `?${new URLSearchParams({ failures: "error", ...(environment ? { environment } : {}) })}`;
     let last: RunFailure = { failure_class: "unknown", message: "not attempted", attempts: 0 };
+    let retryAfter: number | undefined;
     for (let attempt = 1; attempt <= this.retries; attempt++) {
+      retryAfter = undefined;
       try {
         const response = await fetch(`${this.url}/run${query}`, {
           method: "POST",
@@ -63,11 +66,13 @@ export class GatewayClient {
           attempts: attempt,
         };
         if (!RETRYABLE.has(response.status)) return last;
+        // The gateway's 429/503 say when to come back: never sooner.
+        retryAfter = retryAfterMs(response.headers.get("retry-after"));
       } catch (error) {
         if (signal?.aborted) return { failure_class: "cancelled", message: "collection was interrupted", attempts: attempt };
         last = { failure_class: "gateway_unreachable", message: error instanceof Error ? error.message : String(error), attempts: attempt };
       }
-      if (attempt < this.retries) await sleep(500 * 2 ** (attempt - 1) * (0.5 + Math.random()));
+      if (attempt < this.retries) await sleep(Math.max(retryAfter ?? 0, 500 * 2 ** (attempt - 1) * (0.5 + Math.random())));
     }
     return last;
   }

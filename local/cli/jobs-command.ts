@@ -5,6 +5,7 @@ import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebStream } from "node:stream/web";
 import { Command, Option } from "commander";
 import { GatewayClient, JobsClient, type JobSnapshot } from "./gateway-client.js";
+import { savedDevToken } from "./token.js";
 
 const DEFAULT_URL = "http://127.0.0.1:8787";
 
@@ -15,7 +16,7 @@ function line(job: JobSnapshot): string {
 
 export function jobsCommand(): Command {
   const jobs = new Command("jobs").description("list, follow, fetch, cancel and resume jobs on a gateway");
-  const connect = (options: { url: string; token?: string }) => new JobsClient(new GatewayClient(options.url, options.token));
+  const connect = (options: { url: string; token?: string }) => new JobsClient(new GatewayClient(options.url, options.token ?? savedDevToken()));
   const withGateway = (command: Command) =>
     command.option("--url <gateway>", "the gateway", DEFAULT_URL).addOption(new Option("--token <token>", "bearer token").env("EDGEGYM_TOKEN"));
 

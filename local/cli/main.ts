@@ -7,6 +7,7 @@ import { datasetCommand } from "./dataset-command.js";
 import { envCommand, initCommand } from "./env-command.js";
 import { jobsCommand } from "./jobs-command.js";
 import { exportCommand, reverifyCommand } from "./offline-commands.js";
+import { forgetDevToken, localAuth, saveDevToken } from "./token.js";
 
 const program = new Command("edgegym").description("Reinforcement-learning environments for LLM agents, on the edge.");
 
@@ -32,10 +33,24 @@ program
     const known = discoverEnvironments();
     const unknown = (options.environments ?? []).filter((name) => !known.includes(name));
     if (unknown.length) throw new Error(`no environment ${unknown.map((n) => `"${n}"`).join(", ")} (known: ${known.join(", ")})`);
-    const local = await startLocal({ port: options.port, ...modelFromEnv(), verbose: true, environments: options.environments });
+    const local = await startLocal({
+      port: options.port,
+      ...modelFromEnv(),
+      ...localAuth(process.env.EDGEGYM_TOKEN),
+      verbose: true,
+      environments: options.environments,
+    });
     process.stdout.write(
       `edgegym gateway: ${local.url}\ndashboard: ${local.url}/\nmodel: ${local.modelBaseUrl}\nenvironments: ${local.environments.join(", ")}\n`,
     );
+    // A token made up for this run is shown once and saved where the CLI finds it (`edgegym jobs …` without --token).
+    const token = local.token;
+    if (token) {
+      saveDevToken(token);
+      // On exit, however it comes (Miniflare's own signal handler may end the process first): the token dies with the run.
+      process.once("exit", () => forgetDevToken(token));
+      process.stdout.write(`dev token: ${token}\n  (saved in .edgegym/dev-token; send it as Authorization: Bearer <token>)\n`);
+    }
     const stop = async () => {
       await local.stop();
       process.exit(0);

@@ -175,6 +175,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       });
   });
 
+  // An idle keep-alive connection is kept longer than a client pool keeps one (Node's 5 s default is shorter than
+  // workerd's): otherwise, after a lull, the model proxy reuses a socket the simulator is closing ("Network connection
+  // lost"), as happened when 2,000 refused /run calls came back spread over their Retry-After.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   // Tracked so close() can drop keep-alive connections instead of waiting for clients.
   const sockets = new Set<Socket>();
   server.on("connection", (socket) => {

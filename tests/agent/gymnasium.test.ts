@@ -93,7 +93,7 @@ const step = (observation: string | null, reward: number, terminated: boolean, i
 
 function setup(environment: Record<string, Answer[]>, model: Answer[]) {
   const log: Call[] = [];
-  const parts = { resources: fake(environment, log).environment, model: fake({ "/v1/responses": model }, log).model };
+  const parts = { resources: fake(environment, log).environment, model: fake({ "/v1/responses": model }, log).model, owner: { rollout: "r-1", token: "test" } };
   return { log, parts, paths: () => log.map((c) => c.path) };
 }
 

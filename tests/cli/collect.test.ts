@@ -8,14 +8,20 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Local } from "../../local/emulation.js";
 import { PROJECT_ROOT } from "../../local/paths.js";
 import { fixtureRows } from "../helpers/fixtures.js";
-import { startTestLocal } from "../helpers/local.js";
+import { gatewayFetch, startTestLocal, tokenFor } from "../helpers/local.js";
 
 const exec = promisify(execFile);
 const BIN = path.join(PROJECT_ROOT, "bin", "edgegym.js");
 
+/** The child's environment: the emulation's dev token when the command talks to one (`--url`). */
+function tokenEnv(args: string[]): NodeJS.ProcessEnv {
+  const url = args[args.indexOf("--url") + 1];
+  return { ...process.env, ...(args.includes("--url") && url ? { EDGEGYM_TOKEN: tokenFor(url) } : {}) };
+}
+
 async function edgegym(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await exec(process.execPath, [BIN, ...args], { cwd: PROJECT_ROOT, timeout: 120_000 });
+    const { stdout, stderr } = await exec(process.execPath, [BIN, ...args], { cwd: PROJECT_ROOT, timeout: 120_000, env: tokenEnv(args) });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string };
@@ -155,7 +161,7 @@ describe("edgegym jobs", () => {
         .map((r) => JSON.stringify(r))
         .join("\n")}\n`,
     );
-    const created = await fetch(`${local.url}/v1/jobs?environment=example_single_tool_call&num_repeats=2`, {
+    const created = await gatewayFetch(`${local.url}/v1/jobs?environment=example_single_tool_call&num_repeats=2`, {
       method: "POST",
       body: readFileSync(input, "utf8"),
     });
@@ -213,7 +219,7 @@ describe("Ctrl-C during edgegym collect", () => {
       const child = spawn(
         process.execPath,
         [BIN, "collect", "--url", slow.url, "-e", "example_single_tool_call", "-i", input, "-o", path.join(dir, "slow-out.jsonl"), "-n", "4"],
-        { cwd: PROJECT_ROOT },
+        { cwd: PROJECT_ROOT, env: { ...process.env, EDGEGYM_TOKEN: tokenFor(slow.url) } },
       );
       let stderr = "";
       const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
@@ -227,7 +233,7 @@ describe("Ctrl-C during edgegym collect", () => {
       expect(await exited).toBe(130);
       const id = /job (job_\w+):/.exec(stderr)![1]!;
       expect(stderr).toContain(`edgegym jobs status ${id} --url ${slow.url}`);
-      const info = (await (await fetch(`${slow.url}/v1/jobs/${id}`)).json()) as { status: string };
+      const info = (await (await gatewayFetch(`${slow.url}/v1/jobs/${id}`)).json()) as { status: string };
       expect(info.status).toBe("running");
     } finally {
       await slow.stop();

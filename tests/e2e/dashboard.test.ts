@@ -46,7 +46,8 @@ beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   local = await startTestLocal({
     environments: ENVIRONMENTS,
-    vars: { gateway: { API_TOKENS: TOKEN }, agent: { RETRY_BASE_SECONDS: "0", MAX_ATTEMPTS: "2" } },
+    apiTokens: `dashboard:${TOKEN}:admin`,
+    vars: { agent: { RETRY_BASE_SECONDS: "0", MAX_ATTEMPTS: "2" } },
     // Reasoning, to see it folded; a little latency, to see progress move.
     simulator: { reasoning: true, latencyMs: 40 },
   });

@@ -4,7 +4,7 @@ import type { Local } from "../../local/emulation.js";
 import { decide } from "../../environments/blackjack/action.js";
 import { RANKS, deal, handValue, play, randomRank, type Game, type Rank } from "../../environments/blackjack/game.js";
 import { fixtureRollouts, fixtureRows } from "../helpers/fixtures.js";
-import { postJson, startTestLocal } from "../helpers/local.js";
+import { gatewayFetch, postJson, startTestLocal } from "../helpers/local.js";
 
 const NAME = "blackjack";
 let local: Local;
@@ -44,13 +44,16 @@ function recordedDeck(record: Json): Rank[] {
   return [p0!, p1!, ...dealer.slice(0, 2), ...cards(record.info.player).slice(2), ...dealer.slice(2)];
 }
 
+/** The session an answer opened, as the header later calls carry. */
+const sessionOf = (answer: { headers: Headers }) => ({ "x-session-id": answer.headers.get("x-session-id")! });
+
 describe("parity with NeMo Gym's recorded rollouts (workerd)", () => {
   it.each(fixtureRollouts(NAME).map((record, i) => [i, record] as const))(
     "recorded rollout %i: the same cards give the same observations, rewards and info",
     async (_i, record: Json) => {
-      const headers = { "x-session-id": crypto.randomUUID() };
-      const reset = await postJson(`${base()}/reset`, { ...row, deck: recordedDeck(record) }, headers);
+      const reset = await postJson(`${base()}/reset`, { ...row, deck: recordedDeck(record) });
       expect(reset.status).toBe(200);
+      const headers = sessionOf(reset);
       expect(reset.body).toEqual({ observation: record.responses_create_params.input.at(-1).content, info: {} });
 
       const output = record.response.output as Json[];
@@ -71,7 +74,7 @@ describe("parity with NeMo Gym's recorded rollouts (workerd)", () => {
 
 describe("the Worker (workerd)", () => {
   it("GET /tools: a gymnasium environment, NeMo Gym's max_steps 5, no tools", async () => {
-    const tools = (await (await fetch(`${base()}/tools`)).json()) as Json;
+    const tools = (await (await gatewayFetch(`${base()}/tools`)).json()) as Json;
     expect(tools).toMatchObject({ environment: NAME, kind: "gymnasium", stateful: true, max_steps: 5, tools: [] });
   });
 
@@ -84,10 +87,8 @@ describe("the Worker (workerd)", () => {
   });
 
   it("sessions are isolated: each plays its own deck", async () => {
-    const a = { "x-session-id": crypto.randomUUID() };
-    const b = { "x-session-id": crypto.randomUUID() };
-    await postJson(`${base()}/reset`, { ...row, deck: ["10", "9", "10", "8"] }, a);
-    await postJson(`${base()}/reset`, { ...row, deck: ["2", "2", "6", "K", "3"] }, b);
+    const a = sessionOf(await postJson(`${base()}/reset`, { ...row, deck: ["10", "9", "10", "8"] }));
+    const b = sessionOf(await postJson(`${base()}/reset`, { ...row, deck: ["2", "2", "6", "K", "3"] }));
     const hit = await postJson(`${base()}/step`, { ...row, response: response(message("<action>hit</action>")) }, b);
     expect(hit.body.observation).toContain("Your hand: [2, 2, 3] = 7\nDealer shows: 6");
     const stand = await postJson(`${base()}/step`, { ...row, response: response(message("<action>stand</action>")) }, a);
@@ -95,19 +96,18 @@ describe("the Worker (workerd)", () => {
   });
 
   it("the episode's state is gone after it ends (NeMo Gym's close_session); a step then is a clear 409", async () => {
-    const headers = { "x-session-id": crypto.randomUUID() };
-    await postJson(`${base()}/reset`, { ...row, deck: ["10", "9", "10", "8"] }, headers);
+    const headers = sessionOf(await postJson(`${base()}/reset`, { ...row, deck: ["10", "9", "10", "8"] }));
     const action = { ...row, response: response(message("<action>stand</action>")) };
     expect((await postJson(`${base()}/step`, action, headers)).body.terminated).toBe(true);
     const again = await postJson(`${base()}/step`, action, headers);
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe("no_game");
-    expect((await postJson(`${base()}/step`, action, { "x-session-id": crypto.randomUUID() })).status).toBe(409);
+    // A step without a session runs in a new one, which has no game either.
+    expect((await postJson(`${base()}/step`, action)).status).toBe(409);
   });
 
   it("reads the text of every message part, joined as NeMo Gym's extract_text joins it", async () => {
-    const headers = { "x-session-id": crypto.randomUUID() };
-    await postJson(`${base()}/reset`, { ...row, deck: ["2", "3", "K", "7", "4"] }, headers);
+    const headers = sessionOf(await postJson(`${base()}/reset`, { ...row, deck: ["2", "3", "K", "7", "4"] }));
     const split = response({
       ...message("I will <action>hi"),
       content: [

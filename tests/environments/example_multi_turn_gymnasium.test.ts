@@ -34,9 +34,11 @@ function exampleRow(record: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** Plays a conversation: reset, then one step per assistant text; returns each step's answer. */
-async function play(row: Record<string, unknown>, replies: unknown[], sessionId = crypto.randomUUID()): Promise<Json[]> {
-  const headers = { "x-session-id": sessionId };
-  expect((await postJson(`${base()}/reset`, row, headers)).body).toEqual({ observation: null, info: {} });
+async function play(row: Record<string, unknown>, replies: unknown[]): Promise<Json[]> {
+  const reset = await postJson(`${base()}/reset`, row);
+  expect(reset.body).toEqual({ observation: null, info: {} });
+  // The episode's id, as /reset issued it.
+  const headers = { "x-session-id": reset.headers.get("x-session-id")! };
   const steps: Json[] = [];
   for (const reply of replies) {
     const item = typeof reply === "string" ? message(reply) : reply;
@@ -100,7 +102,7 @@ describe("NeMo Gym's tests, ported, and the scoring rules", () => {
   });
 
   it("a step without a reset starts at the first follow-up, as NeMo Gym's counter defaults to 0", async () => {
-    const step = await postJson(`${base()}/step`, { ...row, response: response(message("120")) }, { "x-session-id": crypto.randomUUID() });
+    const step = await postJson(`${base()}/step`, { ...row, response: response(message("120")) });
     expect(step.body).toMatchObject({ observation: "Now divide that result by 6.", terminated: false });
   });
 

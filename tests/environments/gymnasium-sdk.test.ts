@@ -8,6 +8,11 @@ import { performAny } from "../../environments/sdk/gymnasium-perform.js";
 import { judgeThrough } from "../../environments/sdk/judge.js";
 import { defineGymnasiumEnvironment, extractText, toolOutput, z, type Environment } from "../../environments/sdk/index.js";
 import { pythonJsonDumps } from "../../environments/sdk/python-json.js";
+import { mintSessionId } from "../../environments/sdk/session-id.js";
+
+const SECRET = "a-test-secret-of-at-least-32-characters";
+/** A session id as the environment mints it, for an outside caller without a token name (no gateway in front here). */
+const SID = await mintSessionId(SECRET, { rollout: "", token: "" });
 
 /** A session namespace that runs operations as the session Durable Object does, its states in a Map. */
 function fakeSessions(environment: Environment) {
@@ -28,14 +33,18 @@ function fakeSessions(environment: Environment) {
   };
   return {
     states,
-    env: { SESSIONS: namespace as unknown as EnvironmentEnv["SESSIONS"], JUDGE: undefined as unknown as EnvironmentEnv["JUDGE"] } satisfies EnvironmentEnv,
+    env: {
+      SESSIONS: namespace as unknown as EnvironmentEnv["SESSIONS"],
+      JUDGE: undefined as unknown as EnvironmentEnv["JUDGE"],
+      SESSION_SECRET: SECRET,
+    } satisfies EnvironmentEnv,
   };
 }
 
 function client(environment: Environment) {
   const app = environmentApp(environment);
   const { states, env } = fakeSessions(environment);
-  const call = async (method: string, path: string, body?: unknown, sessionId = "sid-1") => {
+  const call = async (method: string, path: string, body?: unknown, sessionId = SID) => {
     const response = await app.fetch(
       new Request(`http://env${path}`, {
         method,
@@ -108,31 +117,31 @@ describe("NeMo Gym's GymnasiumServer tests, ported", () => {
 
   it("reset default returns empty", async () => {
     const env = client(terminating);
-    env.states.set("sid-1", { x: 1 });
+    env.states.set(SID, { x: 1 });
     expect((await env.post("/reset", row)).body).toEqual({ observation: null, info: {} });
   });
 
   it("step pops on terminated", async () => {
     const env = client(terminating);
-    env.states.set("sid-1", { x: 1 });
+    env.states.set(SID, { x: 1 });
     const step = await env.post("/step", stepBody);
     expect(step.body).toEqual({ observation: null, reward: 1, terminated: true, truncated: false, info: {} });
-    expect(env.states.has("sid-1")).toBe(false);
+    expect(env.states.has(SID)).toBe(false);
   });
 
   it("step pops on truncated", async () => {
     const env = client(truncating);
-    env.states.set("sid-1", { x: 1 });
+    env.states.set(SID, { x: 1 });
     expect((await env.post("/step", stepBody)).body.truncated).toBe(true);
-    expect(env.states.has("sid-1")).toBe(false);
+    expect(env.states.has(SID)).toBe(false);
   });
 
   it("step keeps state when ongoing", async () => {
     const env = client(ongoing);
-    env.states.set("sid-1", { x: 1 });
+    env.states.set(SID, { x: 1 });
     const step = await env.post("/step", stepBody);
     expect(step.body).toMatchObject({ observation: "keep going", terminated: false, truncated: false });
-    expect(env.states.get("sid-1")).toEqual({ x: 1 });
+    expect(env.states.get(SID)).toEqual({ x: 1 });
   });
 
   it("a close override is invoked at the episode's end, then the state is gone", async () => {
@@ -144,10 +153,10 @@ describe("NeMo Gym's GymnasiumServer tests, ported", () => {
       close: (ctx) => void closed.push(ctx.sessionId),
     });
     const env = client(custom);
-    env.states.set("sid-1", { x: 1 });
+    env.states.set(SID, { x: 1 });
     await env.post("/step", stepBody);
-    expect(closed).toEqual(["sid-1"]);
-    expect(env.states.has("sid-1")).toBe(false);
+    expect(closed).toEqual([SID]);
+    expect(env.states.has(SID)).toBe(false);
   });
 
   it("extract_text concatenates output_text parts; an empty output is ''", () => {
@@ -225,7 +234,7 @@ describe("the gymnasium HTTP surface", () => {
 
   it("POST /close ends the episode once: already_closed the second time", async () => {
     const env = client(ongoing);
-    env.states.set("sid-1", { x: 1 });
+    env.states.set(SID, { x: 1 });
     expect((await env.post("/close", {})).body).toEqual({ ok: true, already_closed: false, summary: {} });
     expect((await env.post("/close", {})).body).toEqual({ ok: true, already_closed: true, summary: {} });
   });
@@ -234,7 +243,8 @@ describe("the gymnasium HTTP surface", () => {
     const app = environmentApp(terminating);
     const { env } = fakeSessions(terminating);
     const answer = await app.fetch(new Request("http://env/reset", { method: "POST", body: JSON.stringify(row) }), env);
-    expect(answer.headers.get("x-session-id")).toMatch(/^[0-9a-f-]{36}$/);
+    // Minted and signed here: random, opening time, HMAC (base64url).
+    expect(answer.headers.get("x-session-id")).toMatch(/^[\w-]{22}\.[0-9a-z]+\.[\w-]{43}$/);
     expect(answer.headers.get("set-cookie")).toMatch(/^edgegym_session=/);
   });
 
@@ -245,7 +255,7 @@ describe("the gymnasium HTTP surface", () => {
     });
     const answer = await environmentApp(stateless).fetch(
       new Request("http://env/step", { method: "POST", body: JSON.stringify({ ...row, response: response("abc") }) }),
-      {},
+      { SESSION_SECRET: SECRET },
     );
     expect(await answer.json()).toMatchObject({ reward: 3, terminated: true });
   });

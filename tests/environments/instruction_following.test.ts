@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Local } from "../../local/emulation.js";
 import { fixtureRollouts, fixtureRows, inputKey } from "../helpers/fixtures.js";
-import { postJson, startTestLocal } from "../helpers/local.js";
+import { gatewayFetch, postJson, startTestLocal } from "../helpers/local.js";
 
 const NAME = "instruction_following";
 let local: Local;
@@ -80,7 +80,7 @@ describe("parity with NeMo Gym's recorded rollouts", () => {
 
 describe("NeMo Gym's tests (test_app.py), ported", () => {
   it("test_sanity: the server starts and serves the environment", async () => {
-    const health = await fetch(`${local.url}/v1/environments/${NAME}/health`);
+    const health = await gatewayFetch(`${local.url}/v1/environments/${NAME}/health`);
     expect(health.status).toBe(200);
   });
 

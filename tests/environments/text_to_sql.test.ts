@@ -14,8 +14,9 @@ afterAll(async () => {
 });
 beforeEach(() => local.simulator!.reset());
 
-const verify = (body: unknown, session: string = crypto.randomUUID()) =>
-  postJson(`${local.url}/v1/environments/text_to_sql/verify`, body, { "x-session-id": session });
+/** A verify in `session`, or (without one) in a new session, whose id the answer's x-session-id header carries. */
+const verify = (body: unknown, session?: string) =>
+  postJson(`${local.url}/v1/environments/text_to_sql/verify`, body, session ? { "x-session-id": session } : {});
 
 type Evaluation = {
   responses_create_params: { input: { role: string; content: string }[] };
@@ -179,33 +180,29 @@ describe("the execution check on SQLite rows (reported beside the judge's reward
     expect((await verify({ ...sqliteRow("SELECT pid FROM c", context), response: modelSays("SELECT * FROM c") })).body.execution_match).toBe(true);
   });
   it("a DROP TABLE in one session corrupts neither another session nor the next verify of its own", async () => {
-    const attacker = crypto.randomUUID();
-    const victim = crypto.randomUUID();
     local.simulator!.script({ content: "[[A!=B]]" }, { content: "[[A=B]]" }, { content: "[[A=B]]" }, { content: "[[A=B]]" }, { content: "[[A=B]]" });
-    const dropped = await verify(
-      { ...sqliteRow(REFERENCE), response: modelSays("```sql\nDROP TABLE employees; DROP TABLE project_assignments;\n```") },
-      attacker,
-    );
+    const dropped = await verify({ ...sqliteRow(REFERENCE), response: modelSays("```sql\nDROP TABLE employees; DROP TABLE project_assignments;\n```") });
+    const attacker = dropped.headers.get("x-session-id")!;
     expect(dropped.body.execution_match).toBe(false);
     const [other, again] = await Promise.all([
-      verify({ ...sqliteRow(REFERENCE), response: modelSays(REFERENCE) }, victim),
+      verify({ ...sqliteRow(REFERENCE), response: modelSays(REFERENCE) }),
       verify({ ...sqliteRow(REFERENCE), response: modelSays(REFERENCE) }, attacker),
     ]);
     expect(other.body.execution_match).toBe(true);
     expect(again.body.execution_match).toBe(true);
   });
   it("a temporary table (which would shadow the next verify's tables) is refused", async () => {
-    const session = crypto.randomUUID();
     local.simulator!.script({ content: "[[A!=B]]" }, { content: "[[A=B]]" }, { content: "[[A=B]]" });
-    const temp = await verify({ ...sqliteRow(REFERENCE), response: modelSays("```sql\nCREATE TEMP TABLE employees (x); SELECT 1;\n```") }, session);
+    const temp = await verify({ ...sqliteRow(REFERENCE), response: modelSays("```sql\nCREATE TEMP TABLE employees (x); SELECT 1;\n```") });
+    const session = temp.headers.get("x-session-id")!;
     expect(temp.body.execution_match).toBe(false);
     expect(temp.body.execution.predicted.error).toContain("not authorized");
     expect((await verify({ ...sqliteRow(REFERENCE), response: modelSays(REFERENCE) }, session)).body.execution_match).toBe(true);
   });
   it("SQL reaching for the Durable Object's own _cf_ tables is refused by its SQLite, and the session goes on", async () => {
-    const session = crypto.randomUUID();
     local.simulator!.script({ content: "[[A!=B]]" }, { content: "[[A=B]]" }, { content: "[[A=B]]" });
-    const answer = await verify({ ...sqliteRow(REFERENCE), response: modelSays("```sql\nCREATE TABLE _cf_KV (key TEXT); SELECT 1;\n```") }, session);
+    const answer = await verify({ ...sqliteRow(REFERENCE), response: modelSays("```sql\nCREATE TABLE _cf_KV (key TEXT); SELECT 1;\n```") });
+    const session = answer.headers.get("x-session-id")!;
     expect(answer.body.execution_match).toBe(false);
     expect(answer.body.execution.predicted.error).toContain("not authorized");
     expect((await verify({ ...sqliteRow(REFERENCE), response: modelSays(REFERENCE) }, session)).body.execution_match).toBe(true);

@@ -1,4 +1,5 @@
 // Driving the jobs API from tests: create, wait, download.
+import { gatewayFetch } from "./local.js";
 import { setTimeout as sleep } from "node:timers/promises";
 
 export interface JobInfoLike {
@@ -10,7 +11,7 @@ export interface JobInfoLike {
 }
 
 export async function createJob(url: string, jsonl: string, query: Record<string, string>): Promise<{ status: number; body: any }> {
-  const response = await fetch(`${url}/v1/jobs?${new URLSearchParams(query)}`, {
+  const response = await gatewayFetch(`${url}/v1/jobs?${new URLSearchParams(query)}`, {
     method: "POST",
     headers: { "content-type": "application/x-ndjson" },
     body: jsonl,
@@ -19,7 +20,7 @@ export async function createJob(url: string, jsonl: string, query: Record<string
 }
 
 export async function jobInfo(url: string, id: string): Promise<JobInfoLike> {
-  return (await (await fetch(`${url}/v1/jobs/${id}`)).json()) as JobInfoLike;
+  return (await (await gatewayFetch(`${url}/v1/jobs/${id}`)).json()) as JobInfoLike;
 }
 
 /** Polls until the job leaves `running` (bounded: fails the test rather than hang). */
@@ -34,7 +35,7 @@ export async function waitForJob(url: string, id: string, timeoutMs = 45_000): P
 }
 
 export async function jobLines(url: string, id: string, kind: "rollouts" | "failures"): Promise<Record<string, any>[]> {
-  const text = await (await fetch(`${url}/v1/jobs/${id}/${kind}`)).text();
+  const text = await (await gatewayFetch(`${url}/v1/jobs/${id}/${kind}`)).text();
   return text
     .split("\n")
     .filter(Boolean)

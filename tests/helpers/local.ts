@@ -1,8 +1,36 @@
-// Starts the real local emulation (workerd through Miniflare, plus the simulator) for a test file.
+// Starts the real local emulation (workerd through Miniflare, plus the simulator) for a test file, and talks to its
+// gateway with the run's dev token (every route but /health needs one).
 import { startLocal, type Local, type LocalOptions } from "../../local/emulation.js";
 
-export async function startTestLocal(options: LocalOptions = {}): Promise<Local> {
-  return startLocal({ port: 0, persist: false, ...options });
+/** The dev token of each running emulation, by its gateway's origin. */
+const tokens = new Map<string, string>();
+
+export async function startTestLocal(options: LocalOptions = {}): Promise<Local & { token?: string }> {
+  const local = await startLocal({ port: 0, persist: false, ...options });
+  const origin = new URL(local.url).origin;
+  if (local.token) tokens.set(origin, local.token);
+  const stop = local.stop.bind(local);
+  return Object.assign(local, {
+    async stop() {
+      tokens.delete(origin);
+      await stop();
+    },
+  });
+}
+
+/** The dev token of the emulation at `url`, for a test that builds its own headers. */
+export function tokenFor(url: string): string {
+  const token = tokens.get(new URL(url).origin);
+  if (!token) throw new Error(`no dev token for ${url}: was it started with startTestLocal and no API_TOKENS?`);
+  return token;
+}
+
+/** fetch, with the emulation's dev token added when the URL is one of ours and the request brings no Authorization. */
+export function gatewayFetch(input: string | URL, init: RequestInit = {}): Promise<Response> {
+  const token = tokens.get(new URL(input).origin);
+  const headers = new Headers(init.headers);
+  if (token && !headers.has("authorization")) headers.set("authorization", `Bearer ${token}`);
+  return fetch(input, { ...init, headers });
 }
 
 export async function postJson(
@@ -12,7 +40,7 @@ export async function postJson(
   // Tests read arbitrary JSON answers field by field; typing each one would say nothing the assertions do not.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
 ): Promise<{ status: number; body: any; headers: Headers }> {
-  const response = await fetch(url, {
+  const response = await gatewayFetch(url, {
     method: "POST",
     headers: { "content-type": "application/json", ...headers },
     body: typeof body === "string" ? body : JSON.stringify(body),

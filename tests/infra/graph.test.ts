@@ -66,6 +66,10 @@ describe("the default deployment (every environment)", () => {
     expect(binding(gateway, "ROLLOUTS")).toEqual({ type: "queue", name: "ROLLOUTS", queueName: "queue:Rollouts" });
     expect(binding(gateway, "BUCKET")).toEqual({ type: "r2_bucket", name: "BUCKET", bucketName: "bucket:Bucket" });
     expect(binding(gateway, "API_TOKENS")).toEqual({ type: "secret_text", name: "API_TOKENS", text: "secret:ApiTokens" });
+    // Its own Durable Objects: a token bucket per token name, the deployment's admission counter.
+    expect(gateway.args.migrations).toEqual([{ tag: "v1", newSqliteClasses: ["TokenRateLimiter", "Admission"] }]);
+    expect(binding(gateway, "RATE_LIMITS")).toEqual({ type: "durable_object_namespace", name: "RATE_LIMITS", className: "TokenRateLimiter" });
+    expect(binding(gateway, "ADMISSION")).toEqual({ type: "durable_object_namespace", name: "ADMISSION", className: "Admission" });
     for (const env of environments) {
       expect(binding(gateway, environmentBinding(env))).toMatchObject({ type: "service", service: `script:${component(environmentWorkerName(env))}` });
     }
@@ -98,6 +102,8 @@ describe("the default deployment (every environment)", () => {
       expect(w.args.migrations).toEqual([{ tag: "v1", newSqliteClasses: ["EnvironmentSession"] }]);
       expect(binding(w, "SESSIONS")).toEqual({ type: "durable_object_namespace", name: "SESSIONS", className: "EnvironmentSession" });
       expect(binding(w, "JUDGE")).toMatchObject({ type: "service", service: "script:JudgeProxy" });
+      // Session ids are signed with the deployment's one secret.
+      expect(binding(w, "SESSION_SECRET")).toEqual({ type: "secret_text", name: "SESSION_SECRET", text: "secret:SessionSecret" });
     }
   });
 

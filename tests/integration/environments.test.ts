@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Local } from "../../local/emulation.js";
 import { discoverEnvironments } from "../../local/environments.js";
-import { postJson, startTestLocal } from "../helpers/local.js";
+import { gatewayFetch, postJson, startTestLocal } from "../helpers/local.js";
 
 let local: Local;
 const counter = () => `${local.url}/v1/environments/example_session_state_mgmt`;
@@ -16,7 +16,7 @@ afterAll(async () => {
 
 describe("GET /v1/environments", () => {
   it("lists every bundled environment with its tools as OpenAI function tools", async () => {
-    const answer = (await (await fetch(`${local.url}/v1/environments`)).json()) as { data: { name: string; tools: unknown; stateful: boolean }[] };
+    const answer = (await (await gatewayFetch(`${local.url}/v1/environments`)).json()) as { data: { name: string; tools: unknown; stateful: boolean }[] };
     const names = answer.data.map((e) => e.name);
     expect(names).toEqual(discoverEnvironments());
     expect(names).toEqual(
@@ -57,19 +57,26 @@ describe("a stateful environment (NeMo Gym's example_session_state_mgmt test, po
     expect((await postJson(`${counter()}/get_counter_value`, {}, { cookie })).body).toEqual({ count: 2 });
   });
 
-  it("takes the session from a NeMo Gym (Starlette) session cookie", async () => {
+  it("a NeMo Gym agent's cookies: edgegym's own session cookie is forwarded and kept; a Starlette cookie is never read", async () => {
+    // A Starlette session cookie with a made-up signature names "nemo-gym-session-1": it opens nothing and reaches nothing.
     const payload = Buffer.from(JSON.stringify({ session_id: "nemo-gym-session-1" })).toString("base64");
-    const cookie = `StatefulCounterResourcesServer___example=${payload}.aBcDeF.c2lnbmF0dXJl`;
-    await postJson(`${counter()}/seed_session`, { initial_count: 10 }, { cookie });
-    await postJson(`${counter()}/increment_counter`, { count: 5 }, { cookie });
-    expect((await postJson(`${counter()}/get_counter_value`, {}, { "x-session-id": "nemo-gym-session-1" })).body).toEqual({ count: 15 });
+    const starlette = `StatefulCounterResourcesServer___example=${payload}.aBcDeF.c2lnbmF0dXJl`;
+    const seeded = await postJson(`${counter()}/seed_session`, { initial_count: 10 }, { cookie: starlette });
+    const ours = seeded.headers.get("set-cookie")!.split(";")[0]!;
+    expect(ours).toMatch(/^edgegym_session=/);
+    // The agent forwards every cookie it holds: edgegym's decides the session.
+    await postJson(`${counter()}/increment_counter`, { count: 5 }, { cookie: `${starlette}; ${ours}` });
+    expect((await postJson(`${counter()}/get_counter_value`, {}, { cookie: `${starlette}; ${ours}` })).body).toEqual({ count: 15 });
+    const named = await postJson(`${counter()}/get_counter_value`, {}, { "x-session-id": "nemo-gym-session-1" });
+    expect(named.status).toBe(404);
+    expect(named.body.error.code).toBe("unknown_session");
   });
 
   it("seeds from the row and verifies against the session's state", async () => {
-    const sessionId = crypto.randomUUID();
-    const headers = { "x-session-id": sessionId };
     const row = { responses_create_params: { input: "add 1 then add 2" }, initial_count: 3, expected_count: 6 };
-    expect((await postJson(`${counter()}/seed_session`, row, headers)).status).toBe(200);
+    const seeded = await postJson(`${counter()}/seed_session`, row);
+    expect(seeded.status).toBe(200);
+    const headers = { "x-session-id": seeded.headers.get("x-session-id")! };
     await postJson(`${counter()}/increment_counter`, { count: 1 }, headers);
     await postJson(`${counter()}/increment_counter`, { count: 2 }, headers);
     const response = { id: "resp_1", object: "response", created_at: 0, model: "m", output: [] };
@@ -80,9 +87,10 @@ describe("a stateful environment (NeMo Gym's example_session_state_mgmt test, po
 
     const wrong = await postJson(`${counter()}/verify`, { ...row, expected_count: 7, response }, headers);
     expect(wrong.body.reward).toBe(0);
-    // A session that never existed scores 0, as in NeMo Gym.
-    const fresh = await postJson(`${counter()}/verify`, { ...row, response }, { "x-session-id": crypto.randomUUID() });
+    // A verify without a session runs in a new, empty one and scores 0, as in NeMo Gym; an id nobody issued is refused.
+    const fresh = await postJson(`${counter()}/verify`, { ...row, response });
     expect(fresh.body.reward).toBe(0);
+    expect((await postJson(`${counter()}/verify`, { ...row, response }, { "x-session-id": crypto.randomUUID() })).status).toBe(404);
   });
 });
 

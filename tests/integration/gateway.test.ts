@@ -3,23 +3,26 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { postJson, startTestLocal } from "../helpers/local.js";
+import { gatewayFetch, postJson, startTestLocal } from "../helpers/local.js";
 
 describe("authentication", () => {
   it("every route but /health and the dashboard's page and assets needs one of the configured bearer tokens", async () => {
-    const local = await startTestLocal({ environments: ["example_single_tool_call"], vars: { gateway: { API_TOKENS: "token-one, token-two" } } });
+    const local = await startTestLocal({
+      environments: ["example_single_tool_call"],
+      apiTokens: "one:token-one:admin, two:token-two:run",
+    });
     try {
-      expect((await fetch(`${local.url}/health`)).status).toBe(200);
-      const none = await fetch(`${local.url}/v1/environments`);
+      expect((await gatewayFetch(`${local.url}/health`)).status).toBe(200);
+      const none = await gatewayFetch(`${local.url}/v1/environments`);
       expect(none.status).toBe(401);
       expect(((await none.json()) as { error: { code: string } }).error.code).toBe("unauthorized");
       expect(none.headers.get("www-authenticate")).toMatch(/^Bearer/);
       // A wrong token is a 401 too (RFC 6750: invalid_token), saying why in the envelope.
-      const wrong = await fetch(`${local.url}/v1/environments`, { headers: { authorization: "Bearer token-three" } });
+      const wrong = await gatewayFetch(`${local.url}/v1/environments`, { headers: { authorization: "Bearer token-three" } });
       expect(wrong.status).toBe(401);
       expect(wrong.headers.get("www-authenticate")).toContain('error="invalid_token"');
       expect(((await wrong.json()) as { error: { message: string } }).error.message).toContain("not valid");
-      expect((await fetch(`${local.url}/v1/environments`, { headers: { authorization: "Bearer token-two" } })).status).toBe(200);
+      expect((await gatewayFetch(`${local.url}/v1/environments`, { headers: { authorization: "Bearer token-two" } })).status).toBe(200);
       const run = await postJson(`${local.url}/run?environment=example_single_tool_call`, { responses_create_params: { input: "weather in sf?" } });
       expect(run.status).toBe(401);
       // The dashboard's page and assets hold no data and load without a token; the data behind them does not.
@@ -51,18 +54,22 @@ describe("authentication", () => {
 describe("durable session state", () => {
   it("a session's state survives a restart of the whole runtime", async () => {
     const persist = mkdtempSync(path.join(tmpdir(), "edgegym-state-"));
-    const headers = { "x-session-id": "survivor" };
     const counter = (url: string) => `${url}/v1/environments/example_session_state_mgmt`;
+    // The same token on both runs (a dev token is made up per run): the session belongs to the token's name, "dev".
+    const apiTokens = "dev:survivor-token:admin";
+    const auth = { authorization: "Bearer survivor-token" };
+    let headers: Record<string, string> = {};
 
-    const first = await startTestLocal({ environments: ["example_session_state_mgmt"], persist });
+    const first = await startTestLocal({ environments: ["example_session_state_mgmt"], persist, apiTokens });
     try {
-      await postJson(`${counter(first.url)}/seed_session`, { initial_count: 40 }, headers);
+      const seeded = await postJson(`${counter(first.url)}/seed_session`, { initial_count: 40 }, auth);
+      headers = { ...auth, "x-session-id": seeded.headers.get("x-session-id")! };
       await postJson(`${counter(first.url)}/increment_counter`, { count: 2 }, headers);
     } finally {
       await first.stop();
     }
 
-    const second = await startTestLocal({ environments: ["example_session_state_mgmt"], persist });
+    const second = await startTestLocal({ environments: ["example_session_state_mgmt"], persist, apiTokens });
     try {
       expect((await postJson(`${counter(second.url)}/get_counter_value`, {}, headers)).body).toEqual({ count: 42 });
     } finally {
@@ -77,10 +84,10 @@ describe("keep-alive connections", () => {
     try {
       const body = JSON.stringify({ padding: "x".repeat(20_000) });
       for (let i = 0; i < 30; i++) {
-        const unread = await fetch(`${local.url}/v1/environments/nope/verify`, { method: "POST", body });
+        const unread = await gatewayFetch(`${local.url}/v1/environments/nope/verify`, { method: "POST", body });
         expect(unread.status).toBe(404);
         await unread.arrayBuffer();
-        const next = await fetch(`${local.url}/health`);
+        const next = await gatewayFetch(`${local.url}/health`);
         expect(next.status).toBe(200);
         await next.arrayBuffer();
       }

@@ -6,7 +6,7 @@ import type { Local } from "../../local/emulation.js";
 import { PROJECT_ROOT } from "../../local/paths.js";
 import { fixtureRows } from "../helpers/fixtures.js";
 import { createJob, jobLines, waitForJob } from "../helpers/jobs.js";
-import { postJson, startTestLocal } from "../helpers/local.js";
+import { gatewayFetch, postJson, startTestLocal } from "../helpers/local.js";
 
 const ENVIRONMENTS = ["blackjack", "example_multi_turn_gymnasium", "example_single_tool_call"];
 let local: Local;
@@ -30,7 +30,7 @@ type Json = any;
 
 describe("the agent tells the kinds apart", () => {
   it("GET /v1/environments: gymnasium environments say so, with their max_steps", async () => {
-    const list = (await (await fetch(`${local.url}/v1/environments`)).json()) as { data: Json[] };
+    const list = (await (await gatewayFetch(`${local.url}/v1/environments`)).json()) as { data: Json[] };
     const byName = Object.fromEntries(list.data.map((e) => [e.name, e]));
     expect(byName.blackjack).toMatchObject({ kind: "gymnasium", max_steps: 5, stateful: true });
     expect(byName.example_multi_turn_gymnasium).toMatchObject({ kind: "gymnasium", max_steps: 5 });

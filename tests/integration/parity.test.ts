@@ -52,8 +52,8 @@ describe("example_session_state_mgmt", () => {
     async (_i, record) => {
       const request = withTaskFields(name, record);
       const base = `${local.url}/v1/environments/${name}`;
-      const headers = { "x-session-id": crypto.randomUUID() };
-      await postJson(`${base}/seed_session`, request, headers);
+      const seeded = await postJson(`${base}/seed_session`, request);
+      const headers = { "x-session-id": seeded.headers.get("x-session-id")! };
       const output = (record.response as { output: Record<string, unknown>[] }).output;
       const outputs = new Map(output.filter((o) => o.type === "function_call_output").map((o) => [o.call_id, o.output]));
       for (const item of output.filter((o) => o.type === "function_call")) {

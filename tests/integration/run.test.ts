@@ -139,7 +139,7 @@ describe("POST /run with bad input", () => {
 
 describe("the model endpoints through the gateway, with the official openai client", () => {
   it("responses.create and chat.completions.create", async () => {
-    const client = new OpenAI({ baseURL: `${local.url}/v1`, apiKey: "unused-locally" });
+    const client = new OpenAI({ baseURL: `${local.url}/v1`, apiKey: local.token! });
     const response = await client.responses.create({ model: "any", input: "Say hello." });
     expect(response.object).toBe("response");
     expect(response.output_text.length).toBeGreaterThan(0);

@@ -35,7 +35,7 @@ let collector: AgentServer;
 let trainer: AgentServer;
 
 beforeAll(async () => {
-  local = await startTestLocal({ environments: ENVIRONMENTS });
+  local = await startTestLocal({ environments: ENVIRONMENTS, apiTokens: "trainer:trainer-token:run+model+jobs" });
   policy = await startSimulator({ model: POLICY_MODEL });
   collector = await startAgentServer(["--gateway", local.url, "--token", "trainer-token"]);
   trainer = await startAgentServer([
@@ -236,7 +236,7 @@ describe("NeMo RL's GRPO rollouts, configured by integrations/nemo_gym/configs/n
 describe("the Python client's GRPO example (integrations/python/examples/grpo_batch.py)", () => {
   it("turns prompts x group size into rewards, group advantages and token sequences", async () => {
     const data = path.join(PROJECT_ROOT, "environments", "example_session_state_mgmt", "data", "example.jsonl");
-    const args = ["--gateway", local.url, "--data", data, "--environment", "example_session_state_mgmt", "--prompts", "2", "--group-size", "4"];
+    const args = ["--gateway", local.url, "--token", "trainer-token", "--data", data, "--environment", "example_session_state_mgmt", "--prompts", "2", "--group-size", "4"];
     const { code, stdout, stderr } = await runPythonScript("python/examples/grpo_batch.py", args);
     expect(code, stderr).toBe(0);
     const lines = stdout

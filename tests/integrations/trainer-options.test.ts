@@ -6,7 +6,7 @@ import type { Local } from "../../local/emulation.js";
 import { type Simulator, startSimulator } from "../../local/simulator/server.js";
 import { fixtureRows } from "../helpers/fixtures.js";
 import { createJob, jobLines, waitForJob } from "../helpers/jobs.js";
-import { postJson, startTestLocal } from "../helpers/local.js";
+import { gatewayFetch, postJson, startTestLocal } from "../helpers/local.js";
 
 const POLICY = "trainer/policy-step-7";
 let local: Local;
@@ -83,7 +83,9 @@ describe("/run", () => {
 
 describe("NeMo Gym's head-server routes on the gateway itself (the local emulation, plain HTTP)", () => {
   it("names each environment's agent at the gateway's own address", async () => {
-    const answer = await fetch(`${local.url}/global_config_dict_yaml`);
+    // Discovery needs a token like every route but /health (NeMo Gym's own client sends none: its agent server adds it).
+    expect((await fetch(`${local.url}/global_config_dict_yaml`)).status).toBe(401);
+    const answer = await gatewayFetch(`${local.url}/global_config_dict_yaml`);
     const config = parseYaml((await answer.json()) as string);
     const { hostname, port } = new URL(local.url);
     expect(config.head_server).toEqual({ host: hostname, port: Number(port) });

@@ -9,7 +9,7 @@ import { encodeResult, rolloutId } from "../../contracts/messages.js";
 import { QUEUES } from "../../contracts/names.js";
 import { summarize } from "../../metrics/summary.js";
 import { createJob, jobInfo, jobLines, waitForJob } from "../helpers/jobs.js";
-import { startTestLocal } from "../helpers/local.js";
+import { gatewayFetch, startTestLocal } from "../helpers/local.js";
 
 const ENVIRONMENTS = ["example_multi_step", "example_session_state_mgmt", "example_single_tool_call", "example_tool_call_multireward"];
 const example = (name: string) => readFileSync(path.join(PROJECT_ROOT, "environments", name, "data", "example.jsonl"), "utf8");
@@ -119,7 +119,7 @@ describe("bad uploads", () => {
     const jsonl = [good, "{oops", JSON.stringify({ responses_create_params: { input: [{ role: "robot", content: "x" }] } }), good].join("\n");
     const bucket = await local.miniflare.getR2Bucket("BUCKET", "writer");
     const objects = async () => (await bucket.list({ prefix: "jobs/" })).objects.length;
-    const listJobs = async () => ((await (await fetch(`${local.url}/v1/jobs`)).json()) as { data: unknown[] }).data.length;
+    const listJobs = async () => ((await (await gatewayFetch(`${local.url}/v1/jobs`)).json()) as { data: unknown[] }).data.length;
     const before = await listJobs();
     const objectsBefore = await objects();
     const created = await createJob(local.url, jsonl, { environment: "example_single_tool_call" });
@@ -155,7 +155,7 @@ describe("rows from the bucket, and params merged into each row", () => {
   it("rows_key names an object already in the bucket; responses_create_params are shallow-merged", async () => {
     const bucket = await local.miniflare.getR2Bucket("BUCKET", "gateway");
     await bucket.put("datasets/weather.jsonl", example("example_single_tool_call"));
-    const response = await fetch(`${local.url}/v1/jobs`, {
+    const response = await gatewayFetch(`${local.url}/v1/jobs`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({
@@ -185,7 +185,7 @@ describe("cancel and resume", () => {
     try {
       const rows = Array.from({ length: 10 }, (_, i) => JSON.stringify({ responses_create_params: { input: `weather in Paris, day ${i}?` } })).join("\n");
       const created = await createJob(slow.url, rows, { environment: "example_single_tool_call", num_repeats: "2" });
-      const cancelled = (await (await fetch(`${slow.url}/v1/jobs/${created.body.id}`, { method: "DELETE" })).json()) as { status: string };
+      const cancelled = (await (await gatewayFetch(`${slow.url}/v1/jobs/${created.body.id}`, { method: "DELETE" })).json()) as { status: string };
       expect(cancelled.status).toBe("cancelled");
       await new Promise((resolve) => setTimeout(resolve, 1500));
       const stopped = await jobInfo(slow.url, created.body.id);
@@ -193,7 +193,7 @@ describe("cancel and resume", () => {
       const partial = stopped.counts.done + stopped.counts.failed;
       expect(partial).toBeLessThan(20);
 
-      const resumed = (await (await fetch(`${slow.url}/v1/jobs/${created.body.id}/resume`, { method: "POST" })).json()) as { resumed: number };
+      const resumed = (await (await gatewayFetch(`${slow.url}/v1/jobs/${created.body.id}/resume`, { method: "POST" })).json()) as { resumed: number };
       expect(resumed.resumed).toBe(20 - partial);
       const done = await waitForJob(slow.url, created.body.id);
       expect(done.status).toBe("completed");
@@ -248,7 +248,7 @@ describe("judge failures", () => {
       expect(failure!.message).toContain("500");
 
       judged.simulator!.reset();
-      const resumed = (await (await fetch(`${judged.url}/v1/jobs/${failed.id}/resume`, { method: "POST" })).json()) as { resumed: number };
+      const resumed = (await (await gatewayFetch(`${judged.url}/v1/jobs/${failed.id}/resume`, { method: "POST" })).json()) as { resumed: number };
       expect(resumed.resumed).toBe(1);
       const done = await waitForJob(judged.url, failed.id);
       expect(done.counts).toMatchObject({ done: 1, failed: 0 });

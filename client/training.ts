@@ -1,0 +1,26 @@
+// What a trainer takes from a rollout record: per model call, the prompt and generated token ids and their logprobs.
+import type { RolloutRecord } from "../protocol/index.js";
+
+/** One model call of a rollout, as the model proxy recorded it (RETURN_TOKEN_ID_INFORMATION=true on the deployment). */
+export interface TrainingTurn {
+  prompt_token_ids: number[];
+  generation_token_ids: number[];
+  generation_log_probs: number[];
+}
+
+const isNumbers = (value: unknown): value is number[] => Array.isArray(value) && value.every((n) => typeof n === "number");
+
+/**
+ * The record's model calls in order: each call's last output item carries its token ids (NeMo Gym's convention). Empty
+ * when the deployment does not return token ids.
+ */
+export function trainingTurns(record: Pick<RolloutRecord, "response">): TrainingTurn[] {
+  const turns: TrainingTurn[] = [];
+  for (const item of record.response.output as Record<string, unknown>[]) {
+    const { prompt_token_ids, generation_token_ids, generation_log_probs } = item;
+    if (isNumbers(prompt_token_ids) && isNumbers(generation_token_ids) && isNumbers(generation_log_probs)) {
+      turns.push({ prompt_token_ids, generation_token_ids, generation_log_probs });
+    }
+  }
+  return turns;
+}

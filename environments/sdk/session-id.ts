@@ -1,0 +1,53 @@
+// Session ids that cannot be forged: `<random>.<opened>.<HMAC-SHA256 over random, opened, rollout, token name>`.
+import type { SessionOwner } from "../../contracts/rpc.js";
+
+/** A well-formed id: 16 random bytes, the opening second in base 36, a 32-byte MAC; all base64url. */
+const SESSION_ID = /^([A-Za-z0-9_-]{22})\.([0-9a-z]{1,11})\.([A-Za-z0-9_-]{43})$/;
+
+const keys = new Map<string, Promise<CryptoKey>>();
+
+/** The HMAC key for a secret, imported once per isolate. */
+function keyFor(secret: string): Promise<CryptoKey> {
+  let key = keys.get(secret);
+  if (!key) {
+    key = crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
+    keys.set(secret, key);
+  }
+  return key;
+}
+
+function base64url(bytes: Uint8Array): string {
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function fromBase64url(text: string): Uint8Array {
+  const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+  return Uint8Array.from(binary, (char) => char.charCodeAt(0));
+}
+
+/** What is signed: the id's own parts and its owner, as JSON so no field can run into the next. */
+function signed(random: string, opened: string, owner: SessionOwner): Uint8Array {
+  return new TextEncoder().encode(JSON.stringify([random, opened, owner.rollout, owner.token]));
+}
+
+/** A new session id for `owner`, opened now. */
+export async function mintSessionId(secret: string, owner: SessionOwner, now = Date.now()): Promise<string> {
+  const random = base64url(crypto.getRandomValues(new Uint8Array(16)));
+  const opened = Math.floor(now / 1000).toString(36);
+  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", await keyFor(secret), signed(random, opened, owner)));
+  return `${random}.${opened}.${base64url(mac)}`;
+}
+
+/**
+ * Whether `id` was minted with this secret for exactly this owner; a forged id, or another rollout's or token's, is not.
+ * On success, when it was opened (ms since the epoch). The MAC is checked with WebCrypto's verify (constant time).
+ */
+export async function checkSessionId(secret: string, id: string, owner: SessionOwner): Promise<{ ok: true; openedAt: number } | { ok: false }> {
+  const match = SESSION_ID.exec(id);
+  if (!match) return { ok: false };
+  const [, random = "", opened = "", mac = ""] = match;
+  const valid = await crypto.subtle.verify("HMAC", await keyFor(secret), fromBase64url(mac), signed(random, opened, owner));
+  return valid ? { ok: true, openedAt: Number.parseInt(opened, 36) * 1000 } : { ok: false };
+}

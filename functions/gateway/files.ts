@@ -1,0 +1,53 @@
+// Uploads: a caller's JSONL files in the bucket, under its token's name; a job's `rows_key` may name only the caller's own.
+import { Hono } from "hono";
+import type { GatewayEnv } from "../../contracts/env.generated.js";
+import { allows } from "../../contracts/tokens.js";
+import { EdgegymError } from "../../protocol/index.js";
+import { listAll } from "../../storage/store.js";
+import { type Caller, callerOf } from "./caller.js";
+import { gatewayPorts } from "./ports.js";
+
+export const UPLOADS_PREFIX = "uploads/";
+const FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
+
+function uploadKey(caller: Caller, name: string): string {
+  return `${UPLOADS_PREFIX}${caller.name}/${name}`;
+}
+
+/** Whether a job of this caller may read its rows from `key`: its own uploads, or (admin) any object an operator put there. */
+export function mayReadRows(caller: Caller, key: string): boolean {
+  return allows(caller.scopes, "admin") || key.startsWith(`${UPLOADS_PREFIX}${caller.name}/`);
+}
+
+function fileName(name: string | undefined): string {
+  if (!name || !FILE_NAME.test(name)) throw new EdgegymError(400, "invalid_file_name", "a file name is 1-200 of A-Z a-z 0-9 . _ - (not starting with . _ -)");
+  return name;
+}
+
+export const files = new Hono<{ Bindings: GatewayEnv }>();
+
+/** PUT /v1/files/<name>: the body (JSONL rows) is stored as it streams in; the answer's `rows_key` names it to POST /v1/jobs. */
+files.put("/:name", async (c) => {
+  const name = fileName(c.req.param("name"));
+  const length = c.req.header("content-length");
+  // The bucket takes a stream of known length only: a chunked upload has none (the size cap has been checked already).
+  if (!c.req.raw.body || length === undefined) throw new EdgegymError(411, "length_required", "an upload needs a Content-Length header and a body");
+  const key = uploadKey(callerOf(c), name);
+  await gatewayPorts(c.env).store.put(key, c.req.raw.body, { contentType: "application/x-ndjson" });
+  return c.json({ object: "file", name, rows_key: key, bytes: Number(length) }, 201);
+});
+
+files.get("/", async (c) => {
+  const prefix = `${UPLOADS_PREFIX}${callerOf(c).name}/`;
+  const data: { object: "file"; name: string; rows_key: string }[] = [];
+  for await (const page of listAll(gatewayPorts(c.env).store, { prefix })) {
+    for (const key of page.keys) data.push({ object: "file", name: key.slice(prefix.length), rows_key: key });
+  }
+  return c.json({ object: "list", data });
+});
+
+files.delete("/:name", async (c) => {
+  const key = uploadKey(callerOf(c), fileName(c.req.param("name")));
+  await gatewayPorts(c.env).store.delete(key);
+  return c.json({ object: "file", rows_key: key, deleted: true });
+});

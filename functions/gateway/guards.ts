@@ -1,0 +1,86 @@
+// The gateway's checks, in order, for every request but /health: token (401), scope (403), rate (429), body size (413),
+// admission (503). Each answers in the error envelope; what they share comes from the route's policy (policy.ts).
+import type { Context } from "hono";
+import { createMiddleware } from "hono/factory";
+import type { GatewayEnv } from "../../contracts/env.generated.js";
+import { allows } from "../../contracts/tokens.js";
+import { EdgegymError } from "../../protocol/index.js";
+import { authenticate } from "./auth.js";
+import { limitBody } from "./body-limit.js";
+import { callerOf } from "./caller.js";
+import { policyFor } from "./policy.js";
+import { gatewayPorts } from "./ports.js";
+
+type Env = { Bindings: GatewayEnv };
+
+function refuse(c: Context, error: EdgegymError, headers: Record<string, string>): Response {
+  return c.json(error.toEnvelope(), error.status as 403 | 429 | 503, headers);
+}
+
+const token = createMiddleware<Env>(async (c, next) => {
+  if (policyFor(c).public) return next();
+  return authenticate(c, gatewayPorts(c.env).config.API_TOKENS, next);
+});
+
+const scope = createMiddleware<Env>(async (c, next) => {
+  const policy = policyFor(c);
+  if (policy.public) return next();
+  const caller = callerOf(c);
+  if (allows(caller.scopes, policy.scope)) return next();
+  const error = new EdgegymError(403, "insufficient_scope", `the token "${caller.name}" lacks the "${policy.scope}" scope this route needs`);
+  return refuse(c, error, { "WWW-Authenticate": `Bearer error="insufficient_scope", scope="${policy.scope}"` });
+});
+
+const rate = createMiddleware<Env>(async (c, next) => {
+  const config = gatewayPorts(c.env).config;
+  if (policyFor(c).public || config.RATE_LIMIT_PER_SECOND === 0) return next();
+  const caller = callerOf(c);
+  const answer = await c.env.RATE_LIMITS.getByName(caller.name).take(config.RATE_LIMIT_PER_SECOND, config.RATE_LIMIT_BURST);
+  if (answer.ok) return next();
+  const error = new EdgegymError(
+    429,
+    "rate_limited",
+    `the token "${caller.name}" is over its rate limit (${config.RATE_LIMIT_PER_SECOND} requests/s, bursts of ${config.RATE_LIMIT_BURST}); retry after ${answer.retryAfterSeconds} s`,
+  );
+  return refuse(c, error, { "Retry-After": String(answer.retryAfterSeconds) });
+});
+
+const body = createMiddleware<Env>(async (c, next) => {
+  const policy = policyFor(c);
+  if (policy.public) return next();
+  const config = gatewayPorts(c.env).config;
+  await limitBody(c, policy.body === "upload" ? config.MAX_UPLOAD_BYTES : config.MAX_BODY_BYTES, next);
+});
+
+/** The slot goes back when the answer is ready, off the answer's path. */
+function later(c: Context, work: Promise<unknown>): void {
+  const settled = work.catch(() => undefined);
+  try {
+    c.executionCtx.waitUntil(settled);
+  } catch {
+    // No execution context (a test calling the app directly): the promise runs on its own.
+  }
+}
+
+const admission = createMiddleware<Env>(async (c, next) => {
+  if (!policyFor(c).admit) return next();
+  const config = gatewayPorts(c.env).config;
+  const counter = c.env.ADMISSION.getByName("deployment");
+  const slot = await counter.acquire(config.MAX_IN_FLIGHT, config.ADMISSION_LEASE_SECONDS, config.ADMISSION_RETRY_AFTER_SECONDS);
+  if (!slot.ok) {
+    const error = new EdgegymError(
+      503,
+      "over_capacity",
+      `${slot.inFlight} calls are in flight, this deployment's limit (MAX_IN_FLIGHT ${config.MAX_IN_FLIGHT}); retry after ${slot.retryAfterSeconds} s`,
+    );
+    return refuse(c, error, { "Retry-After": String(slot.retryAfterSeconds) });
+  }
+  try {
+    await next();
+  } finally {
+    later(c, counter.release(slot.lease));
+  }
+});
+
+/** Mounted once, before every route: `app.use(...guards)`. */
+export const guards = [token, scope, rate, body, admission];

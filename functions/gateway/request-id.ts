@@ -1,0 +1,85 @@
+// A request id on every answer (the caller's x-request-id when well-formed, else a new one), in every error body and
+// in the access log line.
+import { createMiddleware } from "hono/factory";
+import type { GatewayEnv } from "../../contracts/env.generated.js";
+import { REQUEST_ID_HEADER } from "../../contracts/names.js";
+import { logLine } from "../../http/log.js";
+import { maybeCallerOf, setRequestId } from "./caller.js";
+import { gatewayPorts } from "./ports.js";
+
+const WELL_FORMED = /^[A-Za-z0-9._:-]{1,128}$/;
+/** Error bodies are small envelopes; anything larger is passed on as it is. */
+const MAX_ERROR_BODY = 64 * 1024;
+
+/** A body's text when it is at most `max` bytes, else undefined (the copy is dropped, the original is untouched). */
+async function smallText(response: Response, max: number): Promise<string | undefined> {
+  const copy = response.clone().body;
+  if (!copy) return "";
+  const reader = copy.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel();
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}
+
+/** Adds `request_id` to an error envelope's `error` object; any other body is left alone. */
+async function withRequestId(response: Response, id: string): Promise<Response | undefined> {
+  if (!(response.headers.get("content-type") ?? "").includes("application/json")) return undefined;
+  const text = await smallText(response, MAX_ERROR_BODY);
+  if (text === undefined) return undefined;
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!body || typeof body !== "object" || !("error" in body) || !body.error || typeof body.error !== "object") return undefined;
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  return new Response(JSON.stringify({ ...body, error: { ...body.error, request_id: id } }), { status: response.status, headers });
+}
+
+export const requestId = createMiddleware<{ Bindings: GatewayEnv }>(async (c, next) => {
+  const given = c.req.header(REQUEST_ID_HEADER);
+  const id = given && WELL_FORMED.test(given) ? given : crypto.randomUUID();
+  setRequestId(c, id);
+  const started = Date.now();
+  await next();
+  if (c.res.status >= 400) {
+    const rewritten = await withRequestId(c.res, id);
+    if (rewritten) {
+      c.res = undefined;
+      c.res = rewritten;
+    }
+  }
+  c.header(REQUEST_ID_HEADER, id);
+  let enabled = true;
+  try {
+    enabled = gatewayPorts(c.env).config.LOG_REQUESTS;
+  } catch {
+    // A configuration error is the answer already; the line is still logged.
+  }
+  logLine(enabled, {
+    request_id: id,
+    method: c.req.method,
+    path: c.req.path,
+    status: c.res.status,
+    ms: Date.now() - started,
+    caller: maybeCallerOf(c)?.name,
+  });
+});
