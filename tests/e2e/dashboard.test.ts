@@ -194,6 +194,8 @@ describe("the dashboard in Chromium", () => {
   });
 
   it("updates a running job's progress in the list; cancel stops it and resume finishes it", async () => {
+    // A model slow enough that the job is surely still running when Cancel is clicked, however fast the machine.
+    local.simulator!.configure({ latencyMs: 200 });
     const rows = `${JSON.stringify(exampleRows("example_single_tool_call")[0])}\n`;
     const created = await fetch(`${local.url}/v1/jobs?environment=example_single_tool_call&num_repeats=600`, {
       method: "POST",
@@ -214,6 +216,7 @@ describe("the dashboard in Chromium", () => {
     await row.getByRole("link", { name: id }).click();
     await page.getByRole("button", { name: "Cancel job" }).click();
     await expect.poll(() => page.locator("h1 .badge").textContent()).toBe("cancelled");
+    local.simulator!.configure({ latencyMs: 0 });
     await page.getByRole("button", { name: "Resume job" }).click();
     await expect.poll(() => page.locator("h1 .badge").textContent(), { timeout: 60_000 }).toBe("completed");
     expect(await page.getByTestId("count-done").textContent()).toBe("600");
