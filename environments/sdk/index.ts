@@ -6,3 +6,4 @@ export { aggregateMetrics, passAtK, groupByTask, highestKMetrics } from "../../m
 export { allOutputText, functionCalls, outputText, lastAssistantText } from "./response-helpers.js";
 export { JudgeError, type Judge } from "./judge.js";
 export { z } from "zod";
+export { inProcessEnvironment, type InProcessOptions } from "./in-process.js";

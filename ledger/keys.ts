@@ -1,0 +1,33 @@
+// Where a bucket job keeps what a Job Durable Object keeps on Cloudflare: one object per result, chunk seals, markers.
+import { jobKeys } from "../contracts/messages.js";
+import type { ResultKind } from "../contracts/jobs.js";
+
+/** A chunk's number as it appears in keys, zero-padded so that key order is chunk order (as the inputs chunks are). */
+export const chunkName = (chunk: number) => String(chunk).padStart(6, "0");
+
+const RECORD = /\/(rollout|failure)\/(\d+)-(\d+)\.txt$/;
+
+export const ledgerKeys = {
+  ...jobKeys,
+  /** Every result of a job, one object each, under its inputs chunk. */
+  records: (jobId: string) => `${jobKeys.prefix(jobId)}records/`,
+  chunkRecords: (jobId: string, chunk: number) => `${jobKeys.prefix(jobId)}records/${chunkName(chunk)}/`,
+  /** The one key of a (task, repeat)'s result of a kind: written only if absent, so the first writer's record is the record. */
+  record: (jobId: string, chunk: number, kind: ResultKind, task: number, repeat: number) =>
+    `${jobKeys.prefix(jobId)}records/${chunkName(chunk)}/${kind}/${task}-${repeat}.txt`,
+  /** Written when a chunk's results are all in and assembled: its counts and the summaries the metrics need. */
+  seal: (jobId: string, chunk: number) => `${jobKeys.prefix(jobId)}chunks/${chunkName(chunk)}.json`,
+  seals: (jobId: string) => `${jobKeys.prefix(jobId)}chunks/`,
+  /** A chunk's assembled JSONL, ordered by task then repeat: the same folders as the Cloudflare writer's results objects. */
+  assembled: (jobId: string, kind: ResultKind, chunk: number) => jobKeys.results(jobId, kind, chunkName(chunk)),
+  cancelled: (jobId: string) => `${jobKeys.prefix(jobId)}cancelled`,
+  /** Written last, once every chunk is sealed and metrics.json is written: the job's final counts. */
+  completed: (jobId: string) => `${jobKeys.prefix(jobId)}completed.json`,
+};
+
+/** The kind, task and repeat a record key names; undefined for any other key. */
+export function parseRecordKey(key: string): { kind: ResultKind; task: number; repeat: number } | undefined {
+  const match = RECORD.exec(key);
+  if (!match) return undefined;
+  return { kind: match[1] as ResultKind, task: Number(match[2]), repeat: Number(match[3]) };
+}
