@@ -28,12 +28,15 @@ export class CollectInterrupted extends Error {
 }
 
 /** Download one kind of a job's results to a file; false when there were none. */
-async function download(jobs: JobsClient, id: string, kind: "rollouts" | "failures", file: string): Promise<void> {
+async function download(jobs: JobsApi, id: string, kind: "rollouts" | "failures", file: string): Promise<void> {
   await pipeline(Readable.fromWeb((await jobs.lines(id, kind)) as import("node:stream/web").ReadableStream<Uint8Array>), createWriteStream(file));
 }
 
-export async function collectJob(client: GatewayClient, options: CollectJobOptions): Promise<CollectSummary & { job: JobSnapshot }> {
-  const jobs = new JobsClient(client);
+/** What collection needs of a jobs backend: the gateway's JobsClient, or the AWS path's BucketJobsClient. */
+export type JobsApi = Pick<JobsClient, "create" | "get" | "lines">;
+
+export async function collectJob(client: GatewayClient | JobsApi, options: CollectJobOptions): Promise<CollectSummary & { job: JobSnapshot }> {
+  const jobs = "create" in client ? client : new JobsClient(client);
   const problems: DatasetProblem[] = [];
   let job: JobSnapshot;
   try {

@@ -7,7 +7,9 @@ import { CollectInterrupted, collectJob } from "./collect-jobs.js";
 import { formatProblem } from "./dataset.js";
 import { GatewayClient } from "./gateway-client.js";
 import { envCommand, initCommand } from "./env-command.js";
+import { BucketJobsClient } from "./bucket-client.js";
 import { jobsCommand } from "./jobs-command.js";
+import { workerCommand } from "./worker.js";
 import { progressBar } from "./progress.js";
 import { metricsTable } from "./table.js";
 
@@ -42,8 +44,11 @@ program
   .option("--direct", "call /run for each rollout instead of creating a job")
   .option("--url <gateway>", "an edgegym gateway; without it the local emulation is started and stopped")
   .addOption(new Option("--token <token>", "bearer token for the gateway").env("EDGEGYM_TOKEN"))
+  .option("--queue-url <sqs url>", "AWS: enqueue to this SQS rollouts queue (with --bucket) instead of a gateway")
+  .option("--bucket <s3://bucket/prefix>", "AWS: where the job's inputs and results live")
   .action(async (options) => {
     if (!existsSync(options.input)) throw new Error(`cannot read ${options.input}: no such file`);
+    if (options.queueUrl || options.bucket) return collectOnAws(options);
     let local: Local | undefined;
     const controller = new AbortController();
     const interrupt = () => controller.abort();
@@ -87,7 +92,49 @@ program
     }
   });
 
+/** `collect --queue-url … --bucket …`: the job made, followed and read by this command in S3; agents on Lambda or `edgegym worker` run it. */
+async function collectOnAws(options: {
+  input: string;
+  output: string;
+  environment?: string;
+  numRepeats: number;
+  limit?: number;
+  queueUrl?: string;
+  bucket?: string;
+}): Promise<void> {
+  if (!options.queueUrl || !options.bucket) throw new Error("the AWS path needs both --queue-url <sqs url> and --bucket <s3://bucket/prefix>");
+  const controller = new AbortController();
+  const interrupt = () => controller.abort();
+  process.once("SIGINT", interrupt);
+  try {
+    const client = new BucketJobsClient({ bucket: options.bucket, queueUrl: options.queueUrl });
+    report(
+      await collectJob(client, {
+        input: options.input,
+        output: options.output,
+        environment: options.environment,
+        numRepeats: options.numRepeats,
+        limit: options.limit,
+        progress: progressBar("collect"),
+        signal: controller.signal,
+        pollMs: 1000,
+        onJob: (job) => process.stderr.write(`job ${job.id}: ${job.counts.total} rollouts\n`),
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof CollectInterrupted)) throw error;
+    const where = `--bucket ${options.bucket}`;
+    process.stderr.write(
+      `\ninterrupted: job ${error.job.id} keeps running on the queue. Follow it with \`edgegym jobs status ${error.job.id} ${where}\`, fetch it with \`edgegym jobs results ${error.job.id} -o ${options.output} ${where}\`.\n`,
+    );
+    process.exitCode = 130;
+  } finally {
+    process.off("SIGINT", interrupt);
+  }
+}
+
 program.addCommand(jobsCommand());
+program.addCommand(workerCommand());
 program.addCommand(initCommand());
 program.addCommand(envCommand());
 

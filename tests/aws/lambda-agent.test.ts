@@ -164,6 +164,7 @@ describe("the agent Lambda on SQS and S3", () => {
     expect(await slow).toBe(1);
     await spy;
     expect(stolen).toBe(0);
+    // Its two model turns (a tool call, then the answer), once: no second consumer started it again.
     expect(stack.simulator.requests.length - requestsBefore).toBe(2);
     const info = await jobsOf(where).info(created.id);
     expect(info).toMatchObject({ status: "completed", counts: { done: 1, failed: 0 } });
