@@ -13,7 +13,8 @@ export interface Secrets {
   apiTokens: sst.Secret;
 }
 
-export function createSecrets(): Secrets {
+/** `gateway: false` (an AWS-only deployment, no gateway): ApiTokens is not asked for. */
+export function createSecrets({ gateway = true }: { gateway?: boolean } = {}): Secrets {
   return {
     modelBaseUrls: new sst.Secret("ModelBaseUrls"),
     modelName: new sst.Secret("ModelName"),
@@ -21,7 +22,7 @@ export function createSecrets(): Secrets {
     judgeBaseUrls: new sst.Secret("JudgeBaseUrls", ""),
     judgeModelName: new sst.Secret("JudgeModelName", ""),
     judgeApiKey: new sst.Secret("JudgeApiKey", ""),
-    apiTokens: new sst.Secret("ApiTokens"),
+    apiTokens: gateway ? new sst.Secret("ApiTokens") : new sst.Secret("ApiTokens", ""),
   };
 }
 
