@@ -44,9 +44,11 @@ export class BucketJobsClient {
     return this.target.queueUrl;
   }
 
-  private async withEnvironments(): Promise<void> {
+  /** Loads the job's environment (or, for a job whose rows name theirs, every one) for its metrics hooks. */
+  private async withEnvironments(environment?: string): Promise<void> {
     if (this.surfaces) return;
-    const environments = await loadEnvironments(PROJECT_ROOT, chooseEnvironments(PROJECT_ROOT, process.env.EDGEGYM_ENVIRONMENTS));
+    const names = environment ? [environment] : chooseEnvironments(PROJECT_ROOT, process.env.EDGEGYM_ENVIRONMENTS);
+    const environments = await loadEnvironments(PROJECT_ROOT, names);
     // Only their metrics hooks are called here: no model (nor judge) is needed.
     this.surfaces = new Map(Object.entries(environments).map(([name, definition]) => [name, inProcessEnvironment(definition)]));
   }
@@ -77,7 +79,7 @@ export class BucketJobsClient {
     const info = await this.jobs.info(id);
     if (!info) throw new Error(`no job "${id}" in ${this.target.bucket}`);
     if (info.status !== "running" || info.counts.done + info.counts.failed < info.counts.total) return info;
-    await this.withEnvironments();
+    await this.withEnvironments(info.environment);
     return (await this.jobs.info(id, { finish: true }))!;
   }
 
@@ -103,7 +105,7 @@ export class BucketJobsClient {
   }
 
   async resume(id: string): Promise<JobSnapshot & { resumed: number }> {
-    await this.withEnvironments();
+    await this.withEnvironments((await this.jobs.info(id))?.environment);
     const resumed = await this.jobs.resume(id, sqsQueue(this.clients.sqs, this.queue()));
     if (!resumed) throw new Error(`no job "${id}" in ${this.target.bucket}`);
     return resumed;
