@@ -2,16 +2,8 @@
 // chunks, the manifest written, one expand message per chunk sent. On AWS the CLI does this itself: there is no gateway.
 import type { JobInfo } from "../contracts/jobs.js";
 import { jobKeys, type WorkMessage } from "../contracts/messages.js";
-import {
-  type AgentRef,
-  DatasetRow,
-  EdgegymError,
-  type ErrorIssue,
-  environmentFromAgentName,
-  issuesOf,
-  ResponsesCreateParams,
-  TASK_INDEX,
-} from "../protocol/index.js";
+import { acceptRow, type RowOptions } from "../contracts/job-rows.js";
+import { EdgegymError, type ErrorIssue, issuesOf, ResponsesCreateParams } from "../protocol/index.js";
 import type { MessageQueue } from "../queues/queue.js";
 import type { ObjectStore } from "../storage/store.js";
 import type { BucketJobs } from "./bucket-jobs.js";
@@ -21,51 +13,15 @@ import type { BucketJobManifest } from "./manifest.js";
 export const CHUNK_ROWS = 100;
 const MAX_REPORTED_PROBLEMS = 1000;
 
-export interface BucketJobOptions {
-  environment?: string;
+export interface BucketJobOptions extends RowOptions {
   num_repeats: number;
   limit?: number;
   /** Run the valid rows when some lines are bad (they are reported); otherwise nothing is enqueued. */
   skip_invalid?: boolean;
-  /** Shallow-merged into each row's responses_create_params. */
-  responses_create_params?: Record<string, unknown>;
-  /** Known environments: a row must name one (through agent_ref), unless the job names its environment. */
-  environments: readonly string[];
 }
 
 export function newJobId(): string {
   return `job_${Date.now().toString(36)}${crypto.randomUUID().replace(/-/g, "").slice(0, 10)}`;
-}
-
-/** One line to the row the agent will run (agent_ref and task index set), or the problems that keep it out. */
-export function acceptRow(text: string, task: number, options: BucketJobOptions): { line: string } | { issues: Omit<ErrorIssue, "line">[] } {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    return { issues: [{ path: [], message: `not valid JSON (${error instanceof Error ? error.message : String(error)})` }] };
-  }
-  if (value && typeof value === "object" && options.responses_create_params) {
-    const row = value as { responses_create_params?: unknown };
-    if (row.responses_create_params && typeof row.responses_create_params === "object") {
-      row.responses_create_params = { ...row.responses_create_params, ...options.responses_create_params };
-    }
-  }
-  const parsed = DatasetRow.safeParse(value);
-  if (!parsed.success) return { issues: issuesOf(parsed.error) };
-  const row = parsed.data;
-  const known = options.environments;
-  const environment = options.environment ?? (row.agent_ref ? environmentFromAgentName(row.agent_ref.name, known) : undefined);
-  if (!environment) {
-    const message = row.agent_ref
-      ? `"${row.agent_ref.name}" names no environment (known: ${known.join(", ")})`
-      : "no agent_ref, and the job names no environment";
-    return { issues: [{ path: ["agent_ref", "name"], message }] };
-  }
-  // The row's own agent_ref stays when it names this environment (e.g. NeMo Gym's `<env>_gymnasium_agent`).
-  const ownRef = row.agent_ref && environmentFromAgentName(row.agent_ref.name, known) === environment ? row.agent_ref : undefined;
-  const agentRef: AgentRef = ownRef ?? { type: "responses_api_agents", name: `${environment}_simple_agent` };
-  return { line: JSON.stringify({ ...row, agent_ref: agentRef, [TASK_INDEX]: task }) };
 }
 
 export async function createBucketJob(
