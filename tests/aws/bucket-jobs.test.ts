@@ -122,6 +122,15 @@ describe("bucket jobs", () => {
     expect(await jobs.info(id)).toMatchObject({ status: "completed", counts: { done: 2, failed: 0 } });
   });
 
+  it("cancel: the agents' started() says drop the work, and the status says cancelled", async () => {
+    const { jobs, id } = await setUp(1);
+    expect(await jobs.started(id)).toEqual({ numRepeats: 1 });
+    await jobs.record(result(id, 0, 0, "rollout"));
+    expect(await jobs.cancel(id)).toMatchObject({ status: "cancelled", counts: { done: 1, queued: 0 } });
+    expect(await jobs.started(id)).toBeNull();
+    expect(await jobs.started("job_unknown")).toBeNull();
+  });
+
   it("edgegym jobs status / results on --bucket: finishes a job whose last writer died before completing it", async () => {
     const { where, store, id } = await setUp(1);
     // The records are all in, but no seal, metrics or completion marker: as if the agent stopped after its last write.

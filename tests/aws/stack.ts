@@ -4,14 +4,12 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { createInterface } from "node:readline";
-import type { Message } from "@aws-sdk/client-sqs";
 import { awsAgent, bucketStore, parseBucket } from "../../aws/ports.js";
 import type { Environment } from "../../environments/sdk/index.js";
 import { createBucketJob } from "../../ledger/index.js";
 import { PROJECT_ROOT } from "../../local/paths.js";
 import { type Simulator, startSimulator } from "../../local/simulator/server.js";
 import { createQueueWithDlq, sqsQueue } from "../../queues/sqs.js";
-import type { SqsEventRecord } from "../../queues/sqs-consumer.js";
 import { awsClients } from "../../storage/aws.js";
 import { startConditionalProxy } from "./conditional-proxy.js";
 import { type LocalAws, startLocalAws, unique } from "./fauxqs.js";
@@ -96,27 +94,4 @@ export async function enqueueJob(stack: AwsStack, where: QueueAndBucket, jsonl: 
   });
 }
 
-/** What Lambda's event source mapping hands the function for messages it received (AWS's documented event shape). */
-export function lambdaRecord(message: Message, arn: string): SqsEventRecord & Record<string, unknown> {
-  return {
-    messageId: message.MessageId!,
-    receiptHandle: message.ReceiptHandle!,
-    body: message.Body!,
-    attributes: {
-      ApproximateReceiveCount: message.Attributes!.ApproximateReceiveCount!,
-      SentTimestamp: message.Attributes!.SentTimestamp!,
-      SenderId: "AIDAIENQZJOLO23YVJ4VO",
-      ApproximateFirstReceiveTimestamp: message.Attributes!.ApproximateFirstReceiveTimestamp!,
-    },
-    messageAttributes: Object.fromEntries(
-      Object.entries(message.MessageAttributes ?? {}).map(([name, value]) => [
-        name,
-        { stringValue: value.StringValue, stringListValues: [], binaryListValues: [], dataType: value.DataType! },
-      ]),
-    ),
-    md5OfBody: message.MD5OfBody!,
-    eventSource: "aws:sqs",
-    eventSourceARN: arn,
-    awsRegion: "us-east-1",
-  };
-}
+export { lambdaRecord } from "./lambda-event.js";

@@ -4,10 +4,12 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { DeleteMessageCommand, ReceiveMessageCommand } from "@aws-sdk/client-sqs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bucketStore, parseBucket } from "../../aws/ports.js";
 import { bucketJobs } from "../../ledger/index.js";
 import { PROJECT_ROOT } from "../../local/paths.js";
+import { sqsQueue } from "../../queues/sqs.js";
 import { sleep } from "./fauxqs.js";
 import { type AwsStack, enqueueJob, exampleFile, exampleRows, queueAndBucket, startAwsStack } from "./stack.js";
 
@@ -87,6 +89,35 @@ describe("edgegym worker", () => {
     expect(await Promise.all(workers.map((w) => w.exited))).toEqual([0, 0]);
     // Both took a share of the work.
     for (const w of workers) expect(Number(/worker: (\d+) done/.exec(w.stderr().split("\n").filter(Boolean).at(-1) ?? "")?.[1] ?? 0)).toBeGreaterThan(0);
+  });
+
+  it("consumes the dead-letter queue its queue's redrive policy names: a poison message becomes one failure record", async () => {
+    const where = await queueAndBucket(stack, 2);
+    stack.simulator.configure({ latencyMs: 0 });
+    const created = await enqueueJob(stack, where, readFileSync(exampleFile(ENV), "utf8").split("\n")[0]!, ENV, 1);
+    // The job's one rollout message, as its expand message would send it (the expand message itself taken off the queue).
+    const { Messages: [expand] = [] } = await stack.clients.sqs.send(new ReceiveMessageCommand({ QueueUrl: where.queueUrl, WaitTimeSeconds: 1 }));
+    await stack.clients.sqs.send(new DeleteMessageCommand({ QueueUrl: where.queueUrl, ReceiptHandle: expand!.ReceiptHandle! }));
+    const chunk_key = JSON.parse(expand!.Body!).chunk_key as string;
+    await sqsQueue(stack.clients.sqs, where.queueUrl).send({ kind: "rollout", job_id: created.id, task_index: 0, rollout_index: 0, attempt: 1, chunk_key });
+    // Its consumers die twice (received, never answered), and the third receive moves it to the dead-letter queue.
+    for (let delivery = 0; delivery < 2; delivery++) {
+      const { Messages = [] } = await stack.clients.sqs.send(new ReceiveMessageCommand({ QueueUrl: where.queueUrl, VisibilityTimeout: 1, WaitTimeSeconds: 2 }));
+      expect(Messages).toHaveLength(1);
+      await sleep(1100);
+    }
+    await stack.clients.sqs.send(new ReceiveMessageCommand({ QueueUrl: where.queueUrl, WaitTimeSeconds: 1 }));
+
+    const w = worker(where.queueUrl, where.bucket);
+    const jobs = bucketJobs(bucketStore(stack.clients, parseBucket(where.bucket)));
+    await until("the dead letter to be recorded", async () => (await jobs.info(created.id))?.status === "completed");
+    w.child.kill("SIGTERM");
+    expect(await w.exited).toBe(0);
+    expect(w.stderr()).toMatch(/dead letters: /);
+    expect(await jobs.info(created.id)).toMatchObject({ status: "completed", counts: { total: 1, done: 0, failed: 1 } });
+    let text = "";
+    for await (const chunk of jobs.lines(created.id, "failure")) text += chunk;
+    expect(JSON.parse(text)).toMatchObject({ _ng_rollout_id: `${created.id}:0:0`, failure_class: "dead_letter" });
   });
 
   it("SIGTERM during a batch loses nothing: unfinished rollouts go back to the queue and another worker finishes the job", async () => {
