@@ -29,9 +29,9 @@ export function parseBucket(spec: string): BucketLocation {
   return { bucket: match[1], prefix: prefix ? `${prefix}/` : "" };
 }
 
-/** The job store of a bucket location. */
-export function bucketStore(clients: Pick<AwsClients, "s3">, location: BucketLocation): ObjectStore {
-  return s3Store(clients.s3, location.bucket, location.prefix);
+/** The job store of a bucket location; "emulated" conditional writes only for an endpoint that ignores If-None-Match (see s3Store). */
+export function bucketStore(clients: Pick<AwsClients, "s3">, location: BucketLocation, conditionalWrites: "native" | "emulated" = "native"): ObjectStore {
+  return s3Store(clients.s3, location.bucket, location.prefix, { conditionalWrites });
 }
 
 export interface AwsAgentOptions {
@@ -42,6 +42,8 @@ export interface AwsAgentOptions {
   environments: Record<string, Environment>;
   /** The agent's variables (MAX_ATTEMPTS, …) and the model's; default process.env. */
   env?: Vars;
+  /** "emulated" for a bucket endpoint that ignores If-None-Match: exactly once within this process only. */
+  conditionalWrites?: "native" | "emulated";
 }
 
 export interface AwsAgent {
@@ -61,7 +63,7 @@ export function awsAgent(options: AwsAgentOptions): AwsAgent {
   const names = Object.keys(options.environments);
   const config = parseVars(AgentVars, { ...env, ENVIRONMENTS: names.join(",") }, "agent");
   const surfaces = environmentSurfaces(options.environments, env);
-  const store = bucketStore(options.clients, options.bucket);
+  const store = bucketStore(options.clients, options.bucket, options.conditionalWrites);
   const jobs = bucketJobs(store, { environment: (name) => surfaces.get(name) });
   const ports: AgentPorts = {
     config,

@@ -10,6 +10,7 @@ import type { AgentPorts } from "../../functions/agent/ports.js";
 import { sqsQueueName } from "../../queues/sqs.js";
 import { type PollEvent, type PollSummary, pollQueue } from "../../queues/sqs-poller.js";
 import { awsClients } from "../../storage/aws.js";
+import { conditionalWritesHonoured } from "../../storage/s3.js";
 import { PROJECT_ROOT } from "../paths.js";
 
 function whole(min: number) {
@@ -59,8 +60,16 @@ export function workerCommand(): Command {
     )
     .action(async (options) => {
       const clients = awsClients();
+      const bucket = parseBucket(options.bucket);
+      // Exactly once rests on the bucket refusing a second write of a key: an endpoint that ignores If-None-Match (some
+      // emulators) gets the in-process emulation, correct for this worker alone, and a warning.
+      const honoured = await conditionalWritesHonoured(clients.s3, bucket.bucket, bucket.prefix);
+      if (!honoured)
+        process.stderr.write(
+          "worker: this bucket ignores conditional writes (If-None-Match); results are kept exactly once only while this is the one worker\n",
+        );
       const environments = await loadEnvironments(PROJECT_ROOT, chooseEnvironments(PROJECT_ROOT, options.environments));
-      const { ports } = awsAgent({ clients, queueUrl: options.queueUrl, bucket: parseBucket(options.bucket), environments });
+      const { ports } = awsAgent({ clients, queueUrl: options.queueUrl, bucket, environments, conditionalWrites: honoured ? "native" : "emulated" });
       const dlqUrl: string | undefined = options.dlqUrl ?? (await deadLetterQueue(clients.sqs, options.queueUrl));
       const stop = new AbortController();
       const onSignal = (name: string) => () => {

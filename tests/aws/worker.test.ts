@@ -35,8 +35,12 @@ interface Run {
   exited: Promise<number | null>;
 }
 
-function edgegym(args: string[]): Run {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: PROJECT_ROOT, env: { ...process.env, ...stack.env }, stdio: ["ignore", "pipe", "pipe"] });
+function edgegym(args: string[], env: Record<string, string> = {}): Run {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, ...stack.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   children.push(child);
   let err = "";
   child.stderr!.on("data", (chunk: Buffer) => (err += chunk.toString()));
@@ -45,9 +49,9 @@ function edgegym(args: string[]): Run {
   return { child, stderr: () => err, exited };
 }
 
-function worker(queueUrl: string, bucket: string, extra: string[] = []): Run {
+function worker(queueUrl: string, bucket: string, extra: string[] = [], env: Record<string, string> = {}): Run {
   const args = ["worker", "--queue-url", queueUrl, "--bucket", bucket, "--environments", ENV, "--wait-seconds", "1", "--progress-seconds", "1"];
-  return edgegym([...args, ...extra]);
+  return edgegym([...args, ...extra], env);
 }
 
 async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
@@ -87,8 +91,18 @@ describe("edgegym worker", () => {
 
     for (const w of workers) w.child.kill("SIGTERM");
     expect(await Promise.all(workers.map((w) => w.exited))).toEqual([0, 0]);
+    for (const w of workers) expect(w.stderr()).not.toMatch(/ignores conditional writes/);
     // Both took a share of the work.
     for (const w of workers) expect(Number(/worker: (\d+) done/.exec(w.stderr().split("\n").filter(Boolean).at(-1) ?? "")?.[1] ?? 0)).toBeGreaterThan(0);
+  });
+
+  it("warns when the bucket ignores conditional writes (fauxqs without the proxy) and falls back to the in-process emulation", async () => {
+    const where = await queueAndBucket(stack);
+    const w = worker(where.queueUrl, where.bucket, [], { AWS_ENDPOINT_URL_S3: stack.aws.endpoint });
+    await until("the worker to start", () => /worker: .*at a time/.test(w.stderr()));
+    w.child.kill("SIGTERM");
+    expect(await w.exited).toBe(0);
+    expect(w.stderr()).toMatch(/ignores conditional writes \(If-None-Match\); results are kept exactly once only while this is the one worker/);
   });
 
   it("consumes the dead-letter queue its queue's redrive policy names: a poison message becomes one failure record", async () => {
