@@ -9,7 +9,7 @@ import type { ObjectStore } from "../storage/store.js";
 import { ledgerKeys } from "./keys.js";
 import { type BucketJobManifest, type Manifest, readManifest } from "./manifest.js";
 import { assemble, counts, listResults } from "./records.js";
-import { Completed, exists, finishJob, readJson, type SealOptions, sealChunk } from "./seal.js";
+import { Completed, countKeys, exists, finishJob, readJson, type SealOptions, sealChunk } from "./seal.js";
 
 /** metrics.json as the Cloudflare writer writes it: per environment, NeMo Gym's aggregate metrics. */
 const MetricsFile = z.record(
@@ -103,7 +103,13 @@ export function bucketJobs(store: ObjectStore, options: SealOptions = {}): Bucke
       // The record object is self-contained: header and line, whatever way the line travelled.
       const key = ledgerKeys.record(manifest.id, chunk, header.kind, header.task_index, header.rollout_index);
       const written = await store.put(key, encodeResult({ header: own, line: record }), { contentType: "text/plain", onlyIfAbsent: true });
-      // Whether this write won or lost, the chunk may now be complete (a redelivery after a crash finishes what it began).
+      // Whether this write won or lost, its task, chunk and job may now be complete (a redelivery after a crash finishes
+      // what it began). A writer lists only its task's few results; the last of a task marks it, the last of a chunk's
+      // tasks seals the chunk: no write lists more than a task, except the one that completes a chunk.
+      const task = header.task_index;
+      if ((await listResults(store, manifest, { chunk, task })).size < manifest.num_repeats) return { written };
+      await store.put(ledgerKeys.taskDone(manifest.id, chunk, task), "", { contentType: "text/plain" });
+      if ((await countKeys(store, ledgerKeys.tasksDone(manifest.id, chunk))) < manifest.tasksOf(chunk).length) return { written };
       const sealed = await exists(store, ledgerKeys.seal(manifest.id, chunk));
       if (!sealed || written) {
         if (await sealChunk(store, manifest, chunk)) await finishJob(store, manifest, options, sealed);
@@ -160,7 +166,7 @@ export function bucketJobs(store: ObjectStore, options: SealOptions = {}): Bucke
             continue;
           }
         }
-        const assembled = await assemble(store, manifest, chunk, await listResults(store, manifest, chunk));
+        const assembled = await assemble(store, manifest, chunk, await listResults(store, manifest, { chunk }));
         const lines = kind === "rollout" ? assembled.rollouts : assembled.failures;
         if (lines.length) yield lines.map((line) => `${line}\n`).join("");
       }

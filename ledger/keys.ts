@@ -5,16 +5,21 @@ import type { ResultKind } from "../contracts/jobs.js";
 /** A chunk's number as it appears in keys, zero-padded so that key order is chunk order (as the inputs chunks are). */
 export const chunkName = (chunk: number) => String(chunk).padStart(6, "0");
 
-const RECORD = /\/(rollout|failure)\/(\d+)-(\d+)\.txt$/;
+const RECORD = /\/(\d+)\/(\d+)\.(rollout|failure)\.txt$/;
 
 export const ledgerKeys = {
   ...jobKeys,
   /** Every result of a job, one object each, under its inputs chunk. */
   records: (jobId: string) => `${jobKeys.prefix(jobId)}records/`,
   chunkRecords: (jobId: string, chunk: number) => `${jobKeys.prefix(jobId)}records/${chunkName(chunk)}/`,
+  /** A task's results: what a writer lists after its own write (a few keys, however large the chunk). */
+  taskRecords: (jobId: string, chunk: number, task: number) => `${jobKeys.prefix(jobId)}records/${chunkName(chunk)}/${task}/`,
   /** The one key of a (task, repeat)'s result of a kind: written only if absent, so the first writer's record is the record. */
   record: (jobId: string, chunk: number, kind: ResultKind, task: number, repeat: number) =>
-    `${jobKeys.prefix(jobId)}records/${chunkName(chunk)}/${kind}/${task}-${repeat}.txt`,
+    `${jobKeys.prefix(jobId)}records/${chunkName(chunk)}/${task}/${repeat}.${kind}.txt`,
+  /** Written when every repeat of a task has a result: a chunk is complete when all its tasks have one. */
+  taskDone: (jobId: string, chunk: number, task: number) => `${jobKeys.prefix(jobId)}tasks/${chunkName(chunk)}/${task}`,
+  tasksDone: (jobId: string, chunk: number) => `${jobKeys.prefix(jobId)}tasks/${chunkName(chunk)}/`,
   /** Written when a chunk's results are all in and assembled: its counts and the summaries the metrics need. */
   seal: (jobId: string, chunk: number) => `${jobKeys.prefix(jobId)}chunks/${chunkName(chunk)}.json`,
   seals: (jobId: string) => `${jobKeys.prefix(jobId)}chunks/`,
@@ -29,5 +34,5 @@ export const ledgerKeys = {
 export function parseRecordKey(key: string): { kind: ResultKind; task: number; repeat: number } | undefined {
   const match = RECORD.exec(key);
   if (!match) return undefined;
-  return { kind: match[1] as ResultKind, task: Number(match[2]), repeat: Number(match[3]) };
+  return { kind: match[3] as ResultKind, task: Number(match[1]), repeat: Number(match[2]) };
 }

@@ -19,9 +19,13 @@ export interface Kept {
   shadowed?: string;
 }
 
-/** Every result object of a chunk (or of the whole job, without a chunk), one kept per (task, repeat) of the job. */
-export async function listResults(store: ObjectStore, manifest: Manifest, chunk?: number): Promise<Map<string, Kept>> {
-  const prefix = chunk === undefined ? ledgerKeys.records(manifest.id) : ledgerKeys.chunkRecords(manifest.id, chunk);
+/** Every result object of the job, of a chunk, or of one task, one kept per (task, repeat) of the job. */
+export async function listResults(store: ObjectStore, manifest: Manifest, scope?: { chunk: number; task?: number }): Promise<Map<string, Kept>> {
+  const prefix = !scope
+    ? ledgerKeys.records(manifest.id)
+    : scope.task === undefined
+      ? ledgerKeys.chunkRecords(manifest.id, scope.chunk)
+      : ledgerKeys.taskRecords(manifest.id, scope.chunk, scope.task);
   const kept = new Map<string, Kept>();
   for await (const page of listAll(store, { prefix })) {
     for (const key of page.keys) {

@@ -40,7 +40,7 @@ export async function exists(store: ObjectStore, key: string): Promise<boolean> 
 
 /** Assembles a chunk whose every (task, repeat) has a result and writes its seal; false (nothing written) when one is missing. */
 export async function sealChunk(store: ObjectStore, manifest: Manifest, chunk: number): Promise<boolean> {
-  const kept = await listResults(store, manifest, chunk);
+  const kept = await listResults(store, manifest, { chunk });
   if (kept.size < pairsOf(manifest, chunk).length) return false;
   const assembled = await assemble(store, manifest, chunk, kept);
   const jsonl = (lines: string[]) => lines.map((line) => `${line}\n`).join("");
@@ -51,6 +51,13 @@ export async function sealChunk(store: ObjectStore, manifest: Manifest, chunk: n
   const seal: Seal = { ...counts(kept.values()), summaries: assembled.summaries };
   await store.put(ledgerKeys.seal(manifest.id, chunk), JSON.stringify(seal), { contentType: "application/json" });
   return true;
+}
+
+/** How many keys a prefix holds (a chunk's task markers: at most its rows). */
+export async function countKeys(store: ObjectStore, prefix: string): Promise<number> {
+  let count = 0;
+  for await (const page of listAll(store, { prefix })) count += page.keys.length;
+  return count;
 }
 
 /** The chunks that have a seal. */
