@@ -131,7 +131,7 @@ describe("bucket jobs", () => {
     expect(await jobs.started("job_unknown")).toBeNull();
   });
 
-  it("edgegym jobs status / results on --bucket: finishes a job whose last writer died before completing it", async () => {
+  it("edgegym jobs status / results / list on --bucket: finishes a job whose last writer died before completing it", async () => {
     const { where, store, id } = await setUp(1);
     // The records are all in, but no seal, metrics or completion marker: as if the agent stopped after its last write.
     for (const [task, kind] of [
@@ -164,5 +164,7 @@ describe("bucket jobs", () => {
         .split("\n")
         .map((line) => JSON.parse(line).failure_class),
     ).toEqual(["model_error"]);
+    const listed = (await cli("list")).stdout;
+    expect(listed).toMatch(new RegExp(`^${id}\\s+completed\\s+100\\.0%\\s+done 1\\s+failed 1`, "m"));
   });
 });

@@ -36,19 +36,15 @@ export async function startAwsStack(simulatorLatencyMs = 0): Promise<AwsStack> {
     MODEL_MAX_ATTEMPTS: "1",
     RETRY_BASE_SECONDS: "0",
   };
-  const made: ReturnType<typeof awsClients>[] = [];
   const clients = awsClients(env);
-  made.push(clients);
   return {
     aws,
     simulator,
     env,
     clients,
     async stop() {
-      for (const pair of made) {
-        pair.s3.destroy();
-        pair.sqs.destroy();
-      }
+      clients.s3.destroy();
+      clients.sqs.destroy();
       await simulator.close();
       await proxy.close();
       await aws.stop();
