@@ -1,4 +1,7 @@
-// The whole deployment, from the same topology the local emulation runs: storage, queues, secrets, Workers, consumers.
+// The whole deployment, from the same topology the local emulation runs: storage, queues, secrets, Workers, consumers;
+// and, with EDGEGYM_BACKEND=aws or both, the AWS side (SQS queues, the bucket, the agent Lambda).
+import { createAws } from "./aws.js";
+import { deploysAws, deploysCloudflare, selectedBackend } from "./backend.js";
 import { selectedEnvironments } from "./environments.js";
 import { createWorkers } from "./functions.js";
 import { gatewayVarsFromEnv } from "./gateway-vars.js";
@@ -7,10 +10,9 @@ import { createSecrets } from "./secrets.js";
 import { createStorage } from "./storage.js";
 import { topology } from "./topology.js";
 
-export async function deploy(root = process.cwd()) {
+function deployCloudflare(root: string, secrets: ReturnType<typeof createSecrets>) {
   const environments = selectedEnvironments(root);
   const specs = topology({ environments, modelBaseUrl: "", modelName: "", vars: { gateway: gatewayVarsFromEnv() } });
-  const secrets = createSecrets();
   const { bucket } = createStorage();
   const queues = createQueues();
   const { workers, scripts } = createWorkers(root, specs, secrets, queues, bucket);
@@ -19,4 +21,13 @@ export async function deploy(root = process.cwd()) {
     gateway: workers.get("gateway")!.url,
     environments: environments.join(","),
   };
+}
+
+export async function deploy(root = process.cwd()) {
+  const backend = selectedBackend();
+  const secrets = createSecrets({ gateway: deploysCloudflare(backend) });
+  const cloudflare = deploysCloudflare(backend) ? deployCloudflare(root, secrets) : {};
+  if (!deploysAws(backend)) return cloudflare;
+  const aws = createAws(root, secrets);
+  return { ...cloudflare, queueUrl: aws.queue.url, bucket: aws.bucket.name, agentFunction: aws.agent.name };
 }

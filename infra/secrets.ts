@@ -15,7 +15,8 @@ export interface Secrets {
   sessionSecret: sst.Secret;
 }
 
-export function createSecrets(): Secrets {
+/** `gateway: false` (an AWS-only deployment, no gateway): ApiTokens is not asked for. */
+export function createSecrets({ gateway = true }: { gateway?: boolean } = {}): Secrets {
   return {
     modelBaseUrls: new sst.Secret("ModelBaseUrls"),
     modelName: new sst.Secret("ModelName"),
@@ -23,8 +24,8 @@ export function createSecrets(): Secrets {
     judgeBaseUrls: new sst.Secret("JudgeBaseUrls", ""),
     judgeModelName: new sst.Secret("JudgeModelName", ""),
     judgeApiKey: new sst.Secret("JudgeApiKey", ""),
-    apiTokens: new sst.Secret("ApiTokens"),
-    sessionSecret: new sst.Secret("SessionSecret"),
+    apiTokens: gateway ? new sst.Secret("ApiTokens") : new sst.Secret("ApiTokens", ""),
+    sessionSecret: gateway ? new sst.Secret("SessionSecret") : new sst.Secret("SessionSecret", ""),
   };
 }
 

@@ -97,10 +97,15 @@ export function queueUrlFromArn(arn: string): string {
 
 export interface LambdaBatchOptions {
   client: SQSClient;
-  /** The queue's URL; by default derived from the records' ARN (give it for an emulator, whose URLs differ). */
-  queueUrl?: string;
+  /** The queue's URL, or how to find it from the records' ARN; by default derived from the ARN (give it for an emulator, whose URLs differ). */
+  queueUrl?: string | ((arn: string) => string);
   /** Told of what cannot be thrown: a visibility change SQS refused (the message then comes back after its timeout). */
   onError?: (error: unknown) => void;
+  /**
+   * The queue's visibility timeout in seconds. When given, the messages still being handled are hidden again every half of it
+   * while the handler runs, so a rollout that outlives the timeout is never handed to a second consumer meanwhile.
+   */
+  visibilityTimeout?: number;
 }
 
 export interface LambdaBatch<T> {
@@ -110,6 +115,10 @@ export interface LambdaBatch<T> {
    * acked ones are not (Lambda deletes them). Undecided messages count as acked, or as retried when `handlerFailed`.
    */
   settle(options?: { handlerFailed?: boolean }): Promise<SqsBatchResponse>;
+  /** The receipt handles of the messages neither acked nor retried yet. */
+  undecided(): string[];
+  /** The queue's URL, as `options.queueUrl` gives it or as derived from the ARN. */
+  queueUrl: string;
 }
 
 /** A Lambda SQS event's records as a ReceivedBatch; `attempts` is SQS's ApproximateReceiveCount. */
@@ -121,8 +130,11 @@ export function fromSqsRecords<T = unknown>(records: readonly SqsEventRecord[], 
     }),
   );
   const arn = records[0]?.eventSourceARN ?? "";
+  const queueUrl = typeof options.queueUrl === "function" ? options.queueUrl(arn) : (options.queueUrl ?? queueUrlFromArn(arn));
   return {
     batch: { queue: sqsQueueName(arn), messages },
+    queueUrl,
+    undecided: () => records.filter((record) => !outcomes.has(record.messageId)).map((record) => record.receiptHandle),
     async settle({ handlerFailed = false } = {}) {
       const retried = records.flatMap((record) => {
         const outcome = outcomes.get(record.messageId) ?? (handlerFailed ? { kind: "retry", delaySeconds: 0 } : { kind: "ack" });
@@ -132,7 +144,7 @@ export function fromSqsRecords<T = unknown>(records: readonly SqsEventRecord[], 
         try {
           const refused = await changeVisibility(
             options.client,
-            options.queueUrl ?? queueUrlFromArn(arn),
+            queueUrl,
             retried.map(({ record, seconds }) => ({ receiptHandle: record.receiptHandle, seconds })),
           );
           if (refused.length) options.onError?.(new Error(`SQS refused the retry delay of ${refused.length} message(s)`));
@@ -152,12 +164,34 @@ export async function handleSqsEvent<T = unknown>(
   handle: (batch: ReceivedBatch<T>) => Promise<void>,
   options: LambdaBatchOptions,
 ): Promise<SqsBatchResponse> {
-  const { batch, settle } = fromSqsRecords<T>(SqsEvent.parse(event).Records, options);
+  const { batch, settle, undecided, queueUrl } = fromSqsRecords<T>(SqsEvent.parse(event).Records, options);
+  const seconds = options.visibilityTimeout;
+  let beating: Promise<void> = Promise.resolve();
+  const beat = async (): Promise<void> => {
+    const handles = undecided();
+    if (!handles.length || seconds === undefined) return;
+    try {
+      const refused = await changeVisibility(
+        options.client,
+        queueUrl,
+        handles.map((receiptHandle) => ({ receiptHandle, seconds })),
+      );
+      if (refused.length) options.onError?.(new Error(`SQS refused to keep ${refused.length} message(s) hidden`));
+    } catch (error) {
+      options.onError?.(error);
+    }
+  };
+  const heartbeat = seconds ? setInterval(() => (beating = beat()), seconds * 500) : undefined;
+  let failed = false;
   try {
     await handle(batch);
   } catch (error) {
     options.onError?.(error);
-    return settle({ handlerFailed: true });
+    failed = true;
+  } finally {
+    clearInterval(heartbeat);
+    // A renewal still on its way must land before a retried message's delay is set, or it would overwrite it.
+    await beating;
   }
-  return settle();
+  return settle(failed ? { handlerFailed: true } : {});
 }

@@ -75,6 +75,8 @@ export function s3Store(client: S3Client, bucket: string, prefix = "", options: 
             Bucket: bucket,
             Key: key,
             Body: body,
+            // The SDK finds no length in an empty body and warns of an unknown-length stream; a zero length says it.
+            ...((typeof body === "string" ? body.length : body.byteLength) === 0 ? { ContentLength: 0 } : {}),
             ...(contentType ? { ContentType: contentType } : {}),
             ...(onlyIfAbsent ? { IfNoneMatch: "*" } : {}),
           }),

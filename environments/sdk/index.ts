@@ -12,3 +12,4 @@ export { parsePyFloat, parsePyInt, pyFloatRepr } from "./python/numbers.js";
 export { pyEqual, pyTruthy } from "./python/values.js";
 export { pyLen, pySplit } from "./python/text.js";
 export { pyJsonLoads, PythonJsonDecodeError } from "./python/json.js";
+export { inProcessEnvironment, type InProcessOptions } from "./in-process.js";

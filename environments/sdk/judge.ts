@@ -1,5 +1,5 @@
 // LLM-as-judge calls from an environment, through the judge's model proxy (RPC), with NeMo Gym's failure rule.
-import { type ModelService, within } from "../../contracts/rpc.js";
+import { type ModelRpc, within } from "../../contracts/rpc.js";
 import type { Response as ModelResponse, ResponsesCreateParams } from "../../protocol/index.js";
 
 /** A judge call failed (transport, timeout, auth, HTTP status): the rollout is `judge_failed`, not wrong. */
@@ -15,11 +15,11 @@ export type Judge = (params: ResponsesCreateParams) => Promise<ModelResponse>;
 
 const JUDGE_TIMEOUT_MS = 120_000;
 
-export function judgeThrough(binding: ModelService | undefined, signal: AbortSignal): Judge {
+export function judgeThrough(binding: ModelRpc | undefined, signal: AbortSignal): Judge {
   return async (params) => {
     if (!binding) throw new JudgeError("this environment's Worker has no JUDGE binding to a model proxy");
     const deadline = AbortSignal.any([signal, AbortSignal.timeout(JUDGE_TIMEOUT_MS)]);
-    let result: Awaited<ReturnType<ModelService["respond"]>>;
+    let result: Awaited<ReturnType<ModelRpc["respond"]>>;
     try {
       result = await within(binding.respond(params, { timeoutMs: JUDGE_TIMEOUT_MS }), deadline, "the judge");
     } catch (error) {

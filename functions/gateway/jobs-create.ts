@@ -5,21 +5,12 @@ import type { GatewayEnv } from "../../contracts/env.generated.js";
 import type { JobConfig } from "../../contracts/jobs.js";
 import { jobKeys } from "../../contracts/messages.js";
 import { lines } from "../../http/jsonl.js";
-import {
-  type AgentRef,
-  DatasetRow,
-  EdgegymError,
-  type ErrorIssue,
-  environmentFromAgentName,
-  issuesOf,
-  parseOr400,
-  ResponsesCreateParams,
-  TASK_INDEX,
-} from "../../protocol/index.js";
-import { ModelFields, modelChoice } from "./model-choice.js";
+import { acceptRow } from "../../contracts/job-rows.js";
+import { EdgegymError, type ErrorIssue, parseOr400, ResponsesCreateParams } from "../../protocol/index.js";
 import { callerOf } from "./caller.js";
 import { mayReadRows } from "./files.js";
 import { checkRepeats, rowsOverCap } from "./job-limits.js";
+import { ModelFields, modelChoice } from "./model-choice.js";
 import { gatewayPorts } from "./ports.js";
 
 /** Rows per inputs chunk: the unit the agent expands into rollout messages. */
@@ -119,54 +110,23 @@ export async function createJob(c: Context<{ Bindings: GatewayEnv }>): Promise<R
     if (text.trim() === "") continue;
     if (options.limit !== undefined && taskIndex >= options.limit) break;
     const position = taskIndex++;
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (error) {
-      problem(lineNumber, { path: [], message: `not valid JSON (${error instanceof Error ? error.message : String(error)})` });
+    const verdict = acceptRow(text, position, { ...options, environments: known });
+    if ("issues" in verdict) {
+      for (const issue of verdict.issues) problem(lineNumber, issue);
       continue;
     }
-    if (value && typeof value === "object" && options.responses_create_params) {
-      const row = value as { responses_create_params?: unknown };
-      if (row.responses_create_params && typeof row.responses_create_params === "object") {
-        row.responses_create_params = { ...row.responses_create_params, ...options.responses_create_params };
-      }
-    }
-    const parsed = DatasetRow.safeParse(value);
-    if (!parsed.success) {
-      for (const issue of issuesOf(parsed.error)) problem(lineNumber, issue);
-      continue;
-    }
-    const row = parsed.data;
-    // A row's own task index is kept (NeMo Gym's collector honours it: a stable id across shards); else its position.
-    const own = row[TASK_INDEX];
-    if (own !== undefined && !(typeof own === "number" && Number.isInteger(own) && own >= 0)) {
-      problem(lineNumber, { path: [TASK_INDEX], message: "must be a non-negative integer" });
-      continue;
-    }
-    const task = own ?? position;
+    const task = verdict.task;
     const earlier = lineOfTask.get(task);
     if (earlier !== undefined) {
-      problem(lineNumber, { path: [TASK_INDEX], message: `task index ${task} is already line ${earlier}'s; each row of a job needs its own` });
+      problem(lineNumber, { path: ["_ng_task_index"], message: `task index ${task} is already line ${earlier}'s; each row of a job needs its own` });
       continue;
     }
-    const environment = options.environment ?? (row.agent_ref ? environmentFromAgentName(row.agent_ref.name, known) : undefined);
-    if (!environment) {
-      const message = row.agent_ref
-        ? `"${row.agent_ref.name}" names no environment (known: ${known.join(", ")})`
-        : "no agent_ref, and the job names no environment";
-      problem(lineNumber, { path: ["agent_ref", "name"], message });
-      continue;
-    }
-    // The row's own agent_ref stays when it names this environment (e.g. NeMo Gym's `<env>_gymnasium_agent`).
-    const ownRef = row.agent_ref && environmentFromAgentName(row.agent_ref.name, known) === environment ? row.agent_ref : undefined;
-    const agentRef: AgentRef = ownRef ?? { type: "responses_api_agents", name: `${environment}_simple_agent` };
     const tooLarge = rowsOverCap(tasks.length + 1, options.num_repeats, ports.config);
     if (tooLarge) {
       await ports.store.delete(chunkKeys);
       throw tooLarge;
     }
-    chunk.push(JSON.stringify({ ...row, agent_ref: agentRef, [TASK_INDEX]: task }));
+    chunk.push(verdict.line);
     lineOfTask.set(task, lineNumber);
     tasks.push(task);
     if (chunk.length >= CHUNK_ROWS) await flush();

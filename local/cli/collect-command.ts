@@ -4,6 +4,7 @@ import path from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { type Local, modelFromEnv, startLocal } from "../emulation.js";
 import { localAuth, savedDevToken, tokenForLocal } from "./token.js";
+import { BucketJobsClient } from "./bucket-client.js";
 import { PROJECT_ROOT } from "../paths.js";
 import { collectDirect } from "./collect-direct.js";
 import { CollectInterrupted, collectJob } from "./collect-jobs.js";
@@ -53,6 +54,9 @@ interface CollectFlags {
   direct?: boolean;
   url?: string;
   token?: string;
+  /** AWS: the SQS rollouts queue and the S3 bucket (`s3://bucket/prefix`) the job lives in, instead of a gateway. */
+  queueUrl?: string;
+  bucket?: string;
 }
 
 /** The input file: --input, or a split of a collated directory, or of an environment's data/ folder. */
@@ -90,13 +94,17 @@ async function run(flags: CollectFlags): Promise<void> {
   const controller = new AbortController();
   const interrupt = () => controller.abort();
   process.once("SIGINT", interrupt);
+  const aws = flags.queueUrl || flags.bucket;
+  if (aws && (!flags.queueUrl || !flags.bucket)) throw new Error("the AWS path needs both --queue-url <sqs url> and --bucket <s3://bucket/prefix>");
+  if (aws && flags.direct) throw new Error("--direct calls a gateway's /run: it does not go with --queue-url/--bucket");
   try {
-    if (!flags.url) {
+    if (!flags.url && !aws) {
       process.stderr.write("starting the local emulation…\n");
       local = await startLocal({ port: 0, ...modelFromEnv(), ...localAuth(flags.token) });
     }
-    const url = flags.url ?? local!.url;
-    const client = new GatewayClient(url, local ? tokenForLocal(local, flags.token) : (flags.token ?? savedDevToken()));
+    const gateway = aws ? undefined : new GatewayClient(flags.url ?? local!.url, local ? tokenForLocal(local, flags.token) : (flags.token ?? savedDevToken()));
+    // On AWS the job is made, followed and read by this command in S3; agents on Lambda or `edgegym worker` run it.
+    const client = gateway ?? new BucketJobsClient({ bucket: flags.bucket!, queueUrl: flags.queueUrl! });
     const common = {
       input,
       output: flags.output,
@@ -111,17 +119,18 @@ async function run(flags: CollectFlags): Promise<void> {
       signal: controller.signal,
     };
     try {
-      if (flags.direct) report(await collectDirect(client, { ...common, concurrency: flags.concurrency }));
+      if (flags.direct && gateway) report(await collectDirect(gateway, { ...common, concurrency: flags.concurrency }));
       else report(await collectJob(client, { ...common, onJob: (job) => process.stderr.write(`job ${job.id}: ${job.counts.total} rollouts\n`) }));
     } catch (error) {
       if (!controller.signal.aborted) throw error;
       const resume = "run the same command with --resume to collect only the rest";
       if (error instanceof CollectInterrupted) {
-        const follow = `edgegym jobs status ${error.job.id}${flags.url ? ` --url ${flags.url}` : ""}`;
+        const where = aws ? ` --bucket ${flags.bucket}` : flags.url ? ` --url ${flags.url}` : "";
+        const follow = `edgegym jobs status ${error.job.id}${where}`;
         process.stderr.write(
           local
             ? `\ninterrupted: job ${error.job.id} stops with this command's local emulation; the rollouts it finished are in ${flags.output}: ${resume}.\n`
-            : `\ninterrupted: job ${error.job.id} keeps running on the gateway. Follow it with \`${follow}\`, fetch it with \`edgegym jobs results ${error.job.id} -o ${flags.output}${flags.url ? ` --url ${flags.url}` : ""}\`; the rollouts finished so far are in ${flags.output} (cancel the job, then ${resume}).\n`,
+            : `\ninterrupted: job ${error.job.id} keeps running ${aws ? "on the queue" : "on the gateway"}. Follow it with \`${follow}\`, fetch it with \`edgegym jobs results ${error.job.id} -o ${flags.output}${where}\`; the rollouts finished so far are in ${flags.output} (cancel the job, then ${resume}).\n`,
         );
       } else {
         process.stderr.write(`\ninterrupted: the rollouts finished so far are in ${flags.output}: ${resume}.\n`);
@@ -156,6 +165,8 @@ export function collectCommand(): Command {
     .option("-c, --concurrency <n>", "rollouts in flight (--direct only; the queues pace themselves)", positiveInt, 16)
     .option("--direct", "call /run for each rollout instead of creating a job")
     .option("--url <gateway>", "an edgegym gateway; without it the local emulation is started and stopped")
+    .option("--queue-url <sqs url>", "AWS: enqueue to this SQS rollouts queue (with --bucket) instead of a gateway")
+    .option("--bucket <s3://bucket/prefix>", "AWS: where the job's inputs and results live")
     .addOption(new Option("--token <token>", "bearer token for the gateway").env("EDGEGYM_TOKEN"))
     .action(run);
 }

@@ -20,13 +20,19 @@ export interface CollectJobOptions extends CollectOptions {
   pollMs?: number;
 }
 
+/** What collection needs of a jobs backend: the gateway's JobsClient, or the AWS path's BucketJobsClient. */
+export type JobsApi = Pick<JobsClient, "create" | "get" | "lines">;
+
+/** A backend collection can run on: a gateway, or (AWS) jobs in a bucket with their work on SQS. */
+export type CollectTarget = GatewayClient | (JobsApi & Pick<GatewayClient, "url" | "environments">);
+
 export class CollectInterrupted extends Error {
   constructor(readonly job: JobSnapshot) {
     super(`interrupted while following job ${job.id}`);
   }
 }
 
-async function downloadLines(jobs: JobsClient, id: string, kind: "rollouts" | "failures", plan: Plan): Promise<RecordLine[]> {
+async function downloadLines(jobs: JobsApi, id: string, kind: "rollouts" | "failures", plan: Plan): Promise<RecordLine[]> {
   const stream = Readable.fromWeb((await jobs.lines(id, kind)) as NodeReadableStream<Uint8Array>);
   const records: RecordLine[] = [];
   for await (const text of createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY })) {
@@ -35,7 +41,7 @@ async function downloadLines(jobs: JobsClient, id: string, kind: "rollouts" | "f
   return records;
 }
 
-async function createJob(jobs: JobsClient, plan: Plan, options: CollectJobOptions): Promise<JobSnapshot> {
+async function createJob(jobs: JobsApi, plan: Plan, options: CollectJobOptions): Promise<JobSnapshot> {
   try {
     return await jobs.create(plan.uploadFile, {
       environment: options.environment,
@@ -60,8 +66,8 @@ async function createJob(jobs: JobsClient, plan: Plan, options: CollectJobOption
 }
 
 /** Runs the plan as one job; records come back with the input's indices. */
-export async function runJob(client: GatewayClient, plan: Plan, options: CollectJobOptions, context: { streamTo?: string }): Promise<RunResult> {
-  const jobs = new JobsClient(client);
+export async function runJob(client: CollectTarget, plan: Plan, options: CollectJobOptions, context: { streamTo?: string }): Promise<RunResult> {
+  const jobs: JobsApi = "create" in client ? client : new JobsClient(client);
   let job = await createJob(jobs, plan, options);
   const problems: DatasetProblem[] = (job.skipped_lines ?? []).map((skipped) => ({
     file: options.input,
@@ -100,6 +106,6 @@ export async function runJob(client: GatewayClient, plan: Plan, options: Collect
   return { records: await downloadLines(jobs, job.id, "rollouts", plan), failures, problems, jobMetrics: job.metrics };
 }
 
-export function collectJob(client: GatewayClient, options: CollectJobOptions): Promise<CollectSummary & { job?: JobSnapshot }> {
+export function collectJob(client: CollectTarget, options: CollectJobOptions): Promise<CollectSummary & { job?: JobSnapshot }> {
   return collectWith(client, options, runJob);
 }

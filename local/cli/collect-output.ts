@@ -71,7 +71,8 @@ export function environmentOf(record: RecordLine, known: string[], fallback?: st
 }
 
 export interface FinishInput {
-  client: GatewayClient;
+  /** A gateway answers /aggregate_metrics for what the job did not; another backend (AWS) always gives the job's metrics. */
+  client: Pick<GatewayClient, "url"> & Partial<Pick<GatewayClient, "json">>;
   output: string;
   records: RecordLine[];
   failures: RecordLine[];
@@ -143,7 +144,8 @@ export async function finishCollection(input: FinishInput): Promise<CollectSumma
 }
 
 /** The environment's own /aggregate_metrics over the records; the conversation is left out, only numbers and usage travel. */
-function aggregate(client: GatewayClient, environment: string, records: RecordLine[]): Promise<AggregateMetricsAnswer> {
+function aggregate(client: Partial<Pick<GatewayClient, "json" | "url">>, environment: string, records: RecordLine[]): Promise<AggregateMetricsAnswer> {
+  if (!client.json) return Promise.reject(new Error(`the job at ${client.url} gave no metrics for ${environment}`));
   const verifyResponses = records.map(({ responses_create_params: _p, response, ...rest }) => ({
     ...rest,
     response: { usage: (response as { usage?: unknown } | undefined)?.usage ?? null },

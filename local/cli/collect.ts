@@ -36,7 +36,15 @@ export interface RunResult {
   written?: { rollouts: number };
 }
 
-export type Runner<O> = (client: GatewayClient, plan: Plan, options: O & CollectOptions, context: { known: string[]; streamTo?: string }) => Promise<RunResult>;
+/** What collection asks of any backend before it runs: where it is, and which environments it serves. */
+export type CollectBackend = Pick<GatewayClient, "url" | "environments">;
+
+export type Runner<O, C extends CollectBackend = GatewayClient> = (
+  client: C,
+  plan: Plan,
+  options: O & CollectOptions,
+  context: { known: string[]; streamTo?: string },
+) => Promise<RunResult>;
 
 /** A run stopped part-way: what it had collected is written, so a --resume run collects the rest. */
 export class PartialCollection extends Error {
@@ -56,7 +64,11 @@ export function remap(plan: Plan, record: RecordLine): RecordLine {
   return { ...record, [TASK_INDEX]: plan.tasks[k], [ROLLOUT_INDEX]: rollout };
 }
 
-export async function collectWith<O>(client: GatewayClient, options: O & CollectOptions, runner: Runner<O>): Promise<CollectSummary> {
+export async function collectWith<O, C extends CollectBackend = GatewayClient>(
+  client: C,
+  options: O & CollectOptions,
+  runner: Runner<O, C>,
+): Promise<CollectSummary> {
   const known = await client.environments();
   if (options.environment && !known.includes(options.environment)) {
     throw new Error(`no environment "${options.environment}" at ${client.url} (known: ${known.join(", ")})`);

@@ -4,6 +4,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebStream } from "node:stream/web";
 import { Command, Option } from "commander";
+import { BucketJobsClient } from "./bucket-client.js";
 import { GatewayClient, JobsClient, type JobSnapshot } from "./gateway-client.js";
 import { savedDevToken } from "./token.js";
 
@@ -16,9 +17,17 @@ function line(job: JobSnapshot): string {
 
 export function jobsCommand(): Command {
   const jobs = new Command("jobs").description("list, follow, fetch, cancel and resume jobs on a gateway");
-  const connect = (options: { url: string; token?: string }) => new JobsClient(new GatewayClient(options.url, options.token ?? savedDevToken()));
+  // A bucket names the AWS path (jobs in S3, work on SQS); otherwise the gateway.
+  const connect = (options: { url: string; token?: string; bucket?: string; queueUrl?: string }) =>
+    options.bucket
+      ? new BucketJobsClient({ bucket: options.bucket, ...(options.queueUrl ? { queueUrl: options.queueUrl } : {}) })
+      : new JobsClient(new GatewayClient(options.url, options.token ?? savedDevToken()));
   const withGateway = (command: Command) =>
-    command.option("--url <gateway>", "the gateway", DEFAULT_URL).addOption(new Option("--token <token>", "bearer token").env("EDGEGYM_TOKEN"));
+    command
+      .option("--url <gateway>", "the gateway", DEFAULT_URL)
+      .addOption(new Option("--token <token>", "bearer token").env("EDGEGYM_TOKEN"))
+      .addOption(new Option("--bucket <s3://bucket/prefix>", "AWS: the jobs' bucket (instead of a gateway)").env("EDGEGYM_BUCKET"))
+      .addOption(new Option("--queue-url <sqs url>", "AWS: the rollouts queue (for resume)").env("EDGEGYM_QUEUE_URL"));
 
   withGateway(jobs.command("list").description("jobs, newest first")).action(async (options) => {
     const { data } = await connect(options).list();

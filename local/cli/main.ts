@@ -8,11 +8,13 @@ import { envCommand, initCommand } from "./env-command.js";
 import { jobsCommand } from "./jobs-command.js";
 import { exportCommand, reverifyCommand } from "./offline-commands.js";
 import { forgetDevToken, localAuth, saveDevToken } from "./token.js";
+import { workerCommand } from "./worker.js";
 
 const program = new Command("edgegym").description("Reinforcement-learning environments for LLM agents, on the edge.");
 
 program.addCommand(collectCommand());
 program.addCommand(jobsCommand());
+program.addCommand(workerCommand());
 program.addCommand(datasetCommand());
 program.addCommand(exportCommand());
 program.addCommand(reverifyCommand());

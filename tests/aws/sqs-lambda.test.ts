@@ -1,9 +1,10 @@
 // The Lambda SQS adapter: real event records built from messages fauxqs delivered, and the partial batch response.
-import { DeleteMessageBatchCommand, GetQueueAttributesCommand, type Message, ReceiveMessageCommand } from "@aws-sdk/client-sqs";
+import { DeleteMessageBatchCommand, GetQueueAttributesCommand, ReceiveMessageCommand } from "@aws-sdk/client-sqs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sqsQueue } from "../../queues/sqs.js";
 import { handleSqsEvent, queueUrlFromArn, type SqsEventRecord } from "../../queues/sqs-consumer.js";
 import { type LocalAws, startLocalAws, unique } from "./fauxqs.js";
+import { lambdaRecord } from "./lambda-event.js";
 
 let aws: LocalAws;
 beforeAll(async () => {
@@ -12,31 +13,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await aws?.stop();
 });
-
-/** What Lambda's event source mapping hands the function for messages it received (the shape of AWS's documented event). */
-function lambdaRecord(message: Message, arn: string): SqsEventRecord & Record<string, unknown> {
-  return {
-    messageId: message.MessageId!,
-    receiptHandle: message.ReceiptHandle!,
-    body: message.Body!,
-    attributes: {
-      ApproximateReceiveCount: message.Attributes!.ApproximateReceiveCount!,
-      SentTimestamp: message.Attributes!.SentTimestamp!,
-      SenderId: "AIDAIENQZJOLO23YVJ4VO",
-      ApproximateFirstReceiveTimestamp: message.Attributes!.ApproximateFirstReceiveTimestamp!,
-    },
-    messageAttributes: Object.fromEntries(
-      Object.entries(message.MessageAttributes ?? {}).map(([name, value]) => [
-        name,
-        { stringValue: value.StringValue, stringListValues: [], binaryListValues: [], dataType: value.DataType! },
-      ]),
-    ),
-    md5OfBody: message.MD5OfBody!,
-    eventSource: "aws:sqs",
-    eventSourceARN: arn,
-    awsRegion: "us-east-1",
-  };
-}
 
 async function deliver(count: number): Promise<{ queueUrl: string; event: { Records: SqsEventRecord[] } }> {
   const { queueUrl, queueArn } = aws.server.createQueue(unique("lambda"));

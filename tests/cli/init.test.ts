@@ -29,6 +29,8 @@ beforeAll(() => {
     "http",
     "metrics",
     "storage",
+    "ledger",
+    "aws",
     "functions",
     "queues",
     "infra",

@@ -55,8 +55,46 @@ export function installRecorders(stage = "dev"): Recorded[] {
       created.push({ kind: "QueueConsumer", name, args });
     }
   }
+  // The AWS side's components (infra/aws.ts): a queue records its subscriptions as their own entries.
+  class AwsBucket {
+    readonly name: string;
+    readonly arn: string;
+    constructor(name: string, args: Record<string, unknown> = {}) {
+      created.push({ kind: "aws.Bucket", name, args });
+      this.name = `bucket:${name}`;
+      this.arn = `arn:bucket:${name}`;
+    }
+  }
+  class AwsQueue {
+    readonly url: string;
+    readonly arn: string;
+    constructor(
+      readonly name: string,
+      args: Record<string, unknown> = {},
+    ) {
+      created.push({ kind: "aws.Queue", name, args });
+      this.url = `https://sqs/${name}`;
+      this.arn = `arn:queue:${name}`;
+    }
+    subscribe(subscriber: unknown, args: Record<string, unknown> = {}) {
+      created.push({ kind: "aws.QueueSubscriber", name: this.name, args: { subscriber, ...args } });
+    }
+  }
+  class AwsFunction {
+    readonly name: string;
+    readonly arn: string;
+    constructor(name: string, args: Record<string, unknown>) {
+      created.push({ kind: "aws.Function", name, args });
+      this.name = `function:${name}`;
+      this.arn = `arn:function:${name}`;
+    }
+  }
   const g = globalThis as unknown as Global;
-  g.sst = { Secret, cloudflare: { Bucket, Queue, Worker, DEFAULT_ACCOUNT_ID: "account" } };
+  g.sst = {
+    Secret,
+    cloudflare: { Bucket, Queue, Worker, DEFAULT_ACCOUNT_ID: "account" },
+    aws: { Bucket: AwsBucket, Queue: AwsQueue, Function: AwsFunction },
+  };
   g.cloudflare = { QueueConsumer };
   g.$output = output;
   g.$resolve = (values: unknown[]) => output(values);

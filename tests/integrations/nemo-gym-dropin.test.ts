@@ -236,7 +236,20 @@ describe("NeMo RL's GRPO rollouts, configured by integrations/nemo_gym/configs/n
 describe("the Python client's GRPO example (integrations/python/examples/grpo_batch.py)", () => {
   it("turns prompts x group size into rewards, group advantages and token sequences", async () => {
     const data = path.join(PROJECT_ROOT, "environments", "example_session_state_mgmt", "data", "example.jsonl");
-    const args = ["--gateway", local.url, "--token", "trainer-token", "--data", data, "--environment", "example_session_state_mgmt", "--prompts", "2", "--group-size", "4"];
+    const args = [
+      "--gateway",
+      local.url,
+      "--token",
+      "trainer-token",
+      "--data",
+      data,
+      "--environment",
+      "example_session_state_mgmt",
+      "--prompts",
+      "2",
+      "--group-size",
+      "4",
+    ];
     const { code, stdout, stderr } = await runPythonScript("python/examples/grpo_batch.py", args);
     expect(code, stderr).toBe(0);
     const lines = stdout

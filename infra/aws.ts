@@ -1,0 +1,59 @@
+// The AWS side: the `rollouts` SQS queue with its dead-letter queue, the bucket, and the agent Lambda subscribed to both
+// with partial batch responses. The same agent code as the Worker (functions/agent/consumer.ts); only the entry differs.
+import { chooseEnvironments, writeLambdaEntry } from "./lambda-entry.js";
+import type { Secrets } from "./secrets.js";
+
+/** Lambda's longest run; a rollout's own deadline ends a minute before it, so its failure record is still written. */
+export const LAMBDA_TIMEOUT_SECONDS = 900;
+export const ROLLOUT_TIMEOUT_MS = 840_000;
+/**
+ * SQS refuses a Lambda subscription whose queue hides a message for less than the function's timeout; a minute over it.
+ * A message whose invocation died (timeout, out of memory) comes back after this.
+ */
+export const VISIBILITY_TIMEOUT_SECONDS = 960;
+/** Deliveries before SQS moves a message to the dead-letter queue: more than the agent's own 3 attempts, so those end first. */
+export const MAX_RECEIVE_COUNT = 5;
+
+export interface AwsDeployment {
+  queue: sst.aws.Queue;
+  dlq: sst.aws.Queue;
+  bucket: sst.aws.Bucket;
+  agent: sst.aws.Function;
+}
+
+export function createAws(root: string, secrets: Secrets, chosen = process.env.EDGEGYM_ENVIRONMENTS): AwsDeployment {
+  const environments = chooseEnvironments(root, chosen);
+  const bucket = new sst.aws.Bucket("JobsBucket");
+  const dlq = new sst.aws.Queue("RolloutsDlqQueue");
+  const queue = new sst.aws.Queue("RolloutsQueue", {
+    visibilityTimeout: `${VISIBILITY_TIMEOUT_SECONDS} seconds`,
+    dlq: { queue: dlq.arn, retry: MAX_RECEIVE_COUNT },
+  });
+  // An unset judge falls back to the policy model, as on Cloudflare.
+  const or = (judge: sst.Secret, policy: sst.Secret) => $resolve([judge.value, policy.value]).apply(([j, p]) => j || p);
+  const agent = new sst.aws.Function("AgentFunction", {
+    handler: writeLambdaEntry(root, environments),
+    timeout: `${LAMBDA_TIMEOUT_SECONDS} seconds`,
+    memory: "1024 MB",
+    architecture: "arm64",
+    link: [queue, dlq, bucket],
+    environment: {
+      EDGEGYM_QUEUE_URL: queue.url,
+      EDGEGYM_DLQ_URL: dlq.url,
+      EDGEGYM_BUCKET: bucket.name,
+      EDGEGYM_VISIBILITY_TIMEOUT: String(VISIBILITY_TIMEOUT_SECONDS),
+      ROLLOUT_TIMEOUT_MS: String(ROLLOUT_TIMEOUT_MS),
+      MODEL_BASE_URLS: secrets.modelBaseUrls.value,
+      MODEL_NAME: secrets.modelName.value,
+      MODEL_API_KEY: secrets.modelApiKey.value,
+      JUDGE_BASE_URLS: or(secrets.judgeBaseUrls, secrets.modelBaseUrls),
+      JUDGE_MODEL_NAME: or(secrets.judgeModelName, secrets.modelName),
+      JUDGE_API_KEY: or(secrets.judgeApiKey, secrets.modelApiKey),
+    },
+  });
+  // Only the messages the handler names come back (batchItemFailures); the dead-letter queue's batches become failure records.
+  const batch = { batch: { size: 10, partialResponses: true } };
+  queue.subscribe(agent.arn, batch);
+  dlq.subscribe(agent.arn, batch);
+  return { queue, dlq, bucket, agent };
+}

@@ -1,0 +1,175 @@
+// Jobs kept in a bucket alone (S3, R2's S3 API): what the Job Durable Object does on Cloudflare, by deterministic keys,
+// conditional writes and listing. The AWS path's agents record results here; the CLI reads status and results from here.
+import { z } from "zod";
+import type { JobInfo, ResultKind } from "../contracts/jobs.js";
+import { decodeResult, encodeResult, type WorkMessage } from "../contracts/messages.js";
+import type { AggregateMetrics } from "../protocol/index.js";
+import type { MessageQueue } from "../queues/queue.js";
+import type { ObjectStore } from "../storage/store.js";
+import { ledgerKeys } from "./keys.js";
+import { type BucketJobManifest, type Manifest, readManifest } from "./manifest.js";
+import { assemble, counts, listResults } from "./records.js";
+import { Completed, countKeys, exists, finishJob, readJson, type SealOptions, sealChunk } from "./seal.js";
+
+/** metrics.json as the Cloudflare writer writes it: per environment, NeMo Gym's aggregate metrics. */
+const MetricsFile = z.record(
+  z.string(),
+  z.custom<AggregateMetrics>((value) => typeof value === "object" && value !== null),
+);
+
+export interface BucketJobs {
+  /** Writes the manifest (once: a second create of an id changes nothing). The caller then sends the expand messages. */
+  create(manifest: BucketJobManifest): Promise<JobInfo>;
+  /** The job's status, counted from its objects; with `finish`, a job whose results are all in is completed first if no agent did. */
+  info(id: string, options?: { finish?: boolean }): Promise<JobInfo | null>;
+  /** The agent's call before it runs a job's messages: the repeats, or null for a cancelled or unknown job (drop the work). */
+  started(id: string): Promise<{ numRepeats: number } | null>;
+  /** Records a result in its wire form (contracts/messages.ts): written once per (task, repeat) and kind, whoever sends it again. */
+  record(text: string): Promise<{ written: boolean }>;
+  cancel(id: string): Promise<JobInfo | null>;
+  /** Forgets the failures and re-enqueues every (task, repeat) without a scored rollout. */
+  resume(id: string, rollouts: MessageQueue<WorkMessage>): Promise<(JobInfo & { resumed: number }) | null>;
+  /** The job's JSONL lines of a kind, ordered by task then repeat: assembled chunks as they are, the others read from their records. */
+  lines(id: string, kind: ResultKind): AsyncGenerator<string>;
+}
+
+function describe(manifest: Manifest, status: JobInfo["status"], done: number, failed: number, completedAt?: number): JobInfo {
+  const open = Math.max(0, manifest.total - done - failed);
+  return {
+    id: manifest.id,
+    status,
+    ...(manifest.environment ? { environment: manifest.environment } : {}),
+    num_repeats: manifest.num_repeats,
+    tasks: manifest.tasks.length,
+    // Nothing counts the rollouts being run on this path (no object sees every start): the open ones are "queued".
+    counts: { total: manifest.total, queued: status === "running" ? open : 0, running: 0, done, failed },
+    progress: manifest.total === 0 ? 1 : (done + failed) / manifest.total,
+    created_at: manifest.created_at,
+    ...(completedAt ? { completed_at: completedAt } : {}),
+    elapsed_seconds: ((completedAt ?? Date.now()) - manifest.created_at) / 1000,
+    ...(manifest.skipped_lines?.length ? { skipped_lines: manifest.skipped_lines } : {}),
+  };
+}
+
+export function bucketJobs(store: ObjectStore, options: SealOptions = {}): BucketJobs {
+  /** Seals every complete chunk not sealed yet and finishes the job; true once it is completed. */
+  async function finish(manifest: Manifest): Promise<boolean> {
+    for (let chunk = 0; chunk < manifest.chunks; chunk++) {
+      if (!(await exists(store, ledgerKeys.seal(manifest.id, chunk)))) await sealChunk(store, manifest, chunk);
+    }
+    return finishJob(store, manifest, options);
+  }
+
+  async function info(id: string, { finish: finishing = false } = {}): Promise<JobInfo | null> {
+    const manifest = await readManifest(store, id);
+    if (!manifest) return null;
+    let completed = await readJson(store, ledgerKeys.completed(id), Completed);
+    const cancelled = !completed && (await exists(store, ledgerKeys.cancelled(id)));
+    if (!completed) {
+      const { done, failed } = counts((await listResults(store, manifest)).values());
+      const all = done + failed >= manifest.total;
+      if (!all || !finishing || cancelled || !(await finish(manifest))) return describe(manifest, cancelled ? "cancelled" : "running", done, failed);
+      completed = await readJson(store, ledgerKeys.completed(id), Completed);
+      if (!completed) return describe(manifest, "running", done, failed);
+    }
+    const metrics = await readJson(store, ledgerKeys.metrics(id), MetricsFile);
+    return { ...describe(manifest, "completed", completed.done, completed.failed, completed.completed_at), ...(metrics ? { metrics } : {}) };
+  }
+
+  return {
+    async create(manifest) {
+      await store.put(ledgerKeys.manifest(manifest.id), JSON.stringify(manifest), { contentType: "application/json", onlyIfAbsent: true });
+      return (await info(manifest.id))!;
+    },
+
+    info,
+
+    async started(id) {
+      const manifest = await readManifest(store, id);
+      if (!manifest || (await exists(store, ledgerKeys.cancelled(id)))) return null;
+      return { numRepeats: manifest.num_repeats };
+    },
+
+    async record(text) {
+      const { header, line } = decodeResult(text);
+      const manifest = await readManifest(store, header.job_id);
+      const chunk = manifest?.chunkOf(header.task_index);
+      // A result for a job (or task) this bucket does not have can never complete anything: it is dropped, not retried.
+      if (!manifest || chunk === undefined || header.rollout_index >= manifest.num_repeats) return { written: false };
+      let record = line;
+      if (record === undefined && header.line_key) record = await (await store.get(header.line_key))?.text();
+      if (record === undefined) throw new Error(`result ${header.rollout_id} carries no record`);
+      const { line_key: _pointer, ...own } = header;
+      // The record object is self-contained: header and line, whatever way the line travelled.
+      const key = ledgerKeys.record(manifest.id, chunk, header.kind, header.task_index, header.rollout_index);
+      const written = await store.put(key, encodeResult({ header: own, line: record }), { contentType: "text/plain", onlyIfAbsent: true });
+      // Whether this write won or lost, its task, chunk and job may now be complete (a redelivery after a crash finishes
+      // what it began). A writer lists only its task's few results; the last of a task marks it, the last of a chunk's
+      // tasks seals the chunk: no write lists more than a task, except the one that completes a chunk.
+      const task = header.task_index;
+      if ((await listResults(store, manifest, { chunk, task })).size < manifest.num_repeats) return { written };
+      await store.put(ledgerKeys.taskDone(manifest.id, chunk, task), "", { contentType: "text/plain" });
+      if ((await countKeys(store, ledgerKeys.tasksDone(manifest.id, chunk))) < manifest.tasksOf(chunk).length) return { written };
+      const sealed = await exists(store, ledgerKeys.seal(manifest.id, chunk));
+      if (!sealed || written) {
+        if (await sealChunk(store, manifest, chunk)) await finishJob(store, manifest, options, sealed);
+      } else await finishJob(store, manifest, options);
+      return { written };
+    },
+
+    async cancel(id) {
+      const manifest = await readManifest(store, id);
+      if (!manifest) return null;
+      if (!(await exists(store, ledgerKeys.completed(id)))) await store.put(ledgerKeys.cancelled(id), "", { contentType: "text/plain" });
+      return info(id);
+    },
+
+    async resume(id, rollouts) {
+      const manifest = await readManifest(store, id);
+      if (!manifest) return null;
+      const kept = await listResults(store, manifest);
+      const missing = new Map<number, [number, number][]>();
+      for (const [task, chunk] of manifest.tasks.map((t) => [t, manifest.chunkOf(t)!] as const)) {
+        for (let repeat = 0; repeat < manifest.num_repeats; repeat++) {
+          if (kept.get(`${task}:${repeat}`)?.kind === "rollout") continue;
+          missing.set(chunk, [...(missing.get(chunk) ?? []), [task, repeat]]);
+        }
+      }
+      const failures = [...kept.values()].flatMap((k) => [...(k.kind === "failure" ? [k.key] : []), ...(k.shadowed ? [k.shadowed] : [])]);
+      const resumed = [...missing.values()].reduce((n, pairs) => n + pairs.length, 0);
+      if (resumed === 0) return { ...(await info(id, { finish: true }))!, resumed };
+      // Completion markers first: from here on the job reads as running, and the chunks re-seal as their results land.
+      await store.delete([
+        ledgerKeys.completed(id),
+        ledgerKeys.metrics(id),
+        ledgerKeys.cancelled(id),
+        ...[...missing.keys()].map((c) => ledgerKeys.seal(id, c)),
+      ]);
+      await store.delete(failures);
+      await rollouts.sendBatch(
+        [...missing].map(([chunk, only]) => ({
+          body: { kind: "expand" as const, job_id: id, chunk_key: manifest.chunk_keys[chunk]!, only, attempt: 2 },
+        })),
+      );
+      return { ...(await info(id))!, resumed };
+    },
+
+    async *lines(id, kind) {
+      const manifest = await readManifest(store, id);
+      if (!manifest) return;
+      for (let chunk = 0; chunk < manifest.chunks; chunk++) {
+        if (await exists(store, ledgerKeys.seal(id, chunk))) {
+          const object = await store.get(ledgerKeys.assembled(id, kind, chunk));
+          if (object) {
+            const text = await object.text();
+            if (text) yield text;
+            continue;
+          }
+        }
+        const assembled = await assemble(store, manifest, chunk, await listResults(store, manifest, { chunk }));
+        const lines = kind === "rollout" ? assembled.rollouts : assembled.failures;
+        if (lines.length) yield lines.map((line) => `${line}\n`).join("");
+      }
+    },
+  };
+}

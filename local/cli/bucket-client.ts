@@ -1,0 +1,136 @@
+// The jobs API of the AWS path, for the CLI: jobs created, followed and read in S3 (and enqueued to SQS) by the CLI itself,
+// with the same methods as the gateway's JobsClient, so `collect` and `jobs` read the same whichever backend holds the job.
+import { createReadStream } from "node:fs";
+import { createInterface } from "node:readline";
+import { Readable } from "node:stream";
+import { bucketStore, parseBucket } from "../../aws/ports.js";
+import { chooseEnvironments, loadEnvironments } from "../../aws/environments.js";
+import type { EnvironmentRpc } from "../../contracts/rpc.js";
+import { JOBS_PREFIX } from "../../contracts/messages.js";
+import { inProcessEnvironment } from "../../environments/sdk/index.js";
+import { discoverEnvironments } from "../../infra/environments.js";
+import { type BucketJobs, bucketJobs, createBucketJob } from "../../ledger/index.js";
+import { EdgegymError } from "../../protocol/index.js";
+import { sqsQueue } from "../../queues/sqs.js";
+import { type AwsClients, awsClients } from "../../storage/aws.js";
+import type { ObjectStore } from "../../storage/store.js";
+import { PROJECT_ROOT } from "../paths.js";
+import type { GatewayError, JobOptionsInput, JobSnapshot } from "./gateway-client.js";
+
+export interface BucketTarget {
+  /** `s3://bucket/prefix`. */
+  bucket: string;
+  /** The `rollouts` queue: needed to create or resume a job. */
+  queueUrl?: string;
+  clients?: AwsClients;
+}
+
+export class BucketJobsClient {
+  private readonly clients: AwsClients;
+  private readonly store: ObjectStore;
+  private readonly jobs: BucketJobs;
+  private surfaces?: Map<string, EnvironmentRpc>;
+
+  constructor(private readonly target: BucketTarget) {
+    this.clients = target.clients ?? awsClients();
+    this.store = bucketStore(this.clients, parseBucket(target.bucket));
+    // A job whose last result landed without its job being finished (the agent that wrote it died) is finished here:
+    // its metrics come from each environment's own aggregate metrics, in process, as the agent would have computed them.
+    this.jobs = bucketJobs(this.store, { environment: (name) => this.surfaces?.get(name) });
+  }
+
+  /** Where the jobs live, as the CLI names them to the user. */
+  get url(): string {
+    return this.target.bucket;
+  }
+
+  /** The environments an AWS agent runs: this checkout's (they run in process there). */
+  async environments(): Promise<string[]> {
+    return discoverEnvironments(PROJECT_ROOT);
+  }
+
+  private queue(): string {
+    if (!this.target.queueUrl) throw new Error("this needs the rollouts queue: pass --queue-url <sqs url>");
+    return this.target.queueUrl;
+  }
+
+  /** Loads the job's environment (or, for a job whose rows name theirs, every one) for its metrics hooks. */
+  private async withEnvironments(environment?: string): Promise<void> {
+    if (this.surfaces) return;
+    const names = environment ? [environment] : chooseEnvironments(PROJECT_ROOT, process.env.EDGEGYM_ENVIRONMENTS);
+    const environments = await loadEnvironments(PROJECT_ROOT, names);
+    // Only their metrics hooks are called here: no model (nor judge) is needed.
+    this.surfaces = new Map(Object.entries(environments).map(([name, definition]) => [name, inProcessEnvironment(definition)]));
+  }
+
+  async create(file: string, options: JobOptionsInput): Promise<JobSnapshot> {
+    const lines = createInterface({ input: createReadStream(file, "utf8"), crlfDelay: Number.POSITIVE_INFINITY });
+    try {
+      return await createBucketJob(this.store, this.jobs, sqsQueue(this.clients.sqs, this.queue()), lines, {
+        ...(options.environment ? { environment: options.environment } : {}),
+        num_repeats: options.num_repeats ?? 1,
+        ...(options.limit ? { limit: options.limit } : {}),
+        skip_invalid: options.skip_invalid ?? false,
+        environments: discoverEnvironments(PROJECT_ROOT),
+      });
+    } catch (error) {
+      if (!(error instanceof EdgegymError)) throw error;
+      // As the gateway answers it: the CLI reports every bad line as file:line: field.
+      const failure: GatewayError = new Error(error.message);
+      failure.status = error.status;
+      failure.envelope = error.toEnvelope().error;
+      throw failure;
+    } finally {
+      lines.close();
+    }
+  }
+
+  async get(id: string): Promise<JobSnapshot> {
+    const info = await this.jobs.info(id);
+    if (!info) throw new Error(`no job "${id}" in ${this.target.bucket}`);
+    if (info.status !== "running" || info.counts.done + info.counts.failed < info.counts.total) return info;
+    await this.withEnvironments(info.environment);
+    return (await this.jobs.info(id, { finish: true }))!;
+  }
+
+  async list(): Promise<{ data: JobSnapshot[] }> {
+    const ids: string[] = [];
+    for (let cursor: string | undefined, first = true; first || cursor; first = false) {
+      const page = await this.store.list({ prefix: JOBS_PREFIX, delimiter: "/", ...(cursor ? { cursor } : {}) });
+      for (const prefix of page.prefixes) ids.push(prefix.slice(JOBS_PREFIX.length, -1));
+      cursor = page.cursor;
+    }
+    // Ids start with the creation time in base 36: newest first.
+    const infos = await Promise.all(
+      ids
+        .sort()
+        .reverse()
+        .map((id) => this.jobs.info(id)),
+    );
+    return { data: infos.filter((info): info is NonNullable<typeof info> => info !== null) };
+  }
+
+  async cancel(id: string): Promise<JobSnapshot> {
+    return (await this.jobs.cancel(id)) ?? Promise.reject(new Error(`no job "${id}" in ${this.target.bucket}`));
+  }
+
+  async resume(id: string): Promise<JobSnapshot & { resumed: number }> {
+    await this.withEnvironments((await this.jobs.info(id))?.environment);
+    const resumed = await this.jobs.resume(id, sqsQueue(this.clients.sqs, this.queue()));
+    if (!resumed) throw new Error(`no job "${id}" in ${this.target.bucket}`);
+    return resumed;
+  }
+
+  /** The job's scored JSONL (or failures), ordered by task then repeat. */
+  async lines(id: string, kind: "rollouts" | "failures"): Promise<ReadableStream<Uint8Array>> {
+    const lines = this.jobs.lines(id, kind === "rollouts" ? "rollout" : "failure");
+    const encoder = new TextEncoder();
+    return Readable.toWeb(
+      Readable.from(
+        (async function* () {
+          for await (const text of lines) yield encoder.encode(text);
+        })(),
+      ),
+    ) as ReadableStream<Uint8Array>;
+  }
+}
