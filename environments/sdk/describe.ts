@@ -1,6 +1,7 @@
 // What an environment tells the world about itself: GET /tools over HTTP, describe() over RPC.
-import type { EnvironmentDescription } from "../../contracts/rpc.js";
-import type { AggregateMetrics, VerifyResult } from "../../protocol/index.js";
+import type { EnvironmentDescription, RpcResult } from "../../contracts/rpc.js";
+import { lines } from "../../http/jsonl.js";
+import { type AggregateMetrics, EdgegymError, type VerifyResult } from "../../protocol/index.js";
 import { aggregateMetrics } from "../../metrics/index.js";
 import type { Environment } from "./types.js";
 
@@ -29,4 +30,16 @@ export function environmentMetrics(environment: Environment, verifyResponses: re
     computeMetrics: environment.computeMetrics,
     keyMetrics: environment.keyMetrics,
   });
+}
+
+/** NeMo Gym's /aggregate_metrics over verify responses streamed as JSON Lines, as data (RPC and in process alike). */
+export async function streamedMetrics(environment: Environment, verifyResponses: ReadableStream<Uint8Array>): Promise<RpcResult<AggregateMetrics>> {
+  const responses: VerifyResult[] = [];
+  for await (const line of lines(verifyResponses)) if (line) responses.push(JSON.parse(line) as VerifyResult);
+  try {
+    return { ok: true, value: environmentMetrics(environment, responses) };
+  } catch (error) {
+    const status = error instanceof EdgegymError ? error.status : 500;
+    return { ok: false, error: { status, code: "aggregate_metrics_failed", message: error instanceof Error ? error.message : String(error) } };
+  }
 }

@@ -11,9 +11,8 @@ import type {
   SessionOwner,
   StepRequest,
 } from "../../contracts/rpc.js";
-import { lines } from "../../http/jsonl.js";
-import { type AggregateMetrics, type DatasetRow, EdgegymError, type VerifyRequest, type VerifyResult } from "../../protocol/index.js";
-import { describeEnvironment, environmentMetrics } from "./describe.js";
+import { type AggregateMetrics, type DatasetRow, type VerifyRequest, } from "../../protocol/index.js";
+import { describeEnvironment, streamedMetrics } from "./describe.js";
 import { continueSession, openSession, type SessionCall } from "./run.js";
 import type { Environment } from "./types.js";
 
@@ -66,15 +65,8 @@ export function entrypointFor(
       return continueSession(call(this.env, { kind: "close" }, {}, owner), sessionId);
     }
 
-    async aggregateMetrics(verifyResponses: ReadableStream<Uint8Array>): Promise<RpcResult<AggregateMetrics>> {
-      const responses: VerifyResult[] = [];
-      for await (const line of lines(verifyResponses)) if (line) responses.push(JSON.parse(line) as VerifyResult);
-      try {
-        return { ok: true, value: environmentMetrics(environment, responses) };
-      } catch (error) {
-        const status = error instanceof EdgegymError ? error.status : 500;
-        return { ok: false, error: { status, code: "aggregate_metrics_failed", message: error instanceof Error ? error.message : String(error) } };
-      }
+    aggregateMetrics(verifyResponses: ReadableStream<Uint8Array>): Promise<RpcResult<AggregateMetrics>> {
+      return streamedMetrics(environment, verifyResponses);
     }
   };
 }

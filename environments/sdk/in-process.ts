@@ -1,9 +1,7 @@
 // An environment run in the caller's own process (a Lambda, a Node worker): the same operations as its Worker, with each
 // session's state in a Map instead of a Durable Object.
-import type { EnvironmentDescription, EnvironmentRpc, ModelRpc, Outcome, RpcResult, SessionOperation } from "../../contracts/rpc.js";
-import { lines } from "../../http/jsonl.js";
-import { type AggregateMetrics, EdgegymError, type VerifyResult } from "../../protocol/index.js";
-import { describeEnvironment, environmentMetrics } from "./describe.js";
+import type { EnvironmentDescription, EnvironmentRpc, ModelRpc, Outcome, SessionOperation } from "../../contracts/rpc.js";
+import { describeEnvironment, streamedMetrics } from "./describe.js";
 import { performAny } from "./gymnasium-perform.js";
 import { judgeThrough } from "./judge.js";
 import { noState } from "./perform.js";
@@ -95,15 +93,6 @@ export function inProcessEnvironment(environment: Environment, options: InProces
     },
     step: (sessionId, request) => run({ kind: "step" }, request, sessionId),
     close: (sessionId) => run({ kind: "close" }, {}, sessionId, true),
-    async aggregateMetrics(verifyResponses): Promise<RpcResult<AggregateMetrics>> {
-      const responses: VerifyResult[] = [];
-      for await (const line of lines(verifyResponses)) if (line) responses.push(JSON.parse(line) as VerifyResult);
-      try {
-        return { ok: true, value: environmentMetrics(environment, responses) };
-      } catch (error) {
-        const status = error instanceof EdgegymError ? error.status : 500;
-        return { ok: false, error: { status, code: "aggregate_metrics_failed", message: error instanceof Error ? error.message : String(error) } };
-      }
-    },
+    aggregateMetrics: (verifyResponses: ReadableStream<Uint8Array>) => streamedMetrics(environment, verifyResponses),
   };
 }
