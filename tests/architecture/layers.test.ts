@@ -10,9 +10,26 @@ const imports = importsOf(sources);
 describe("the project's imports", () => {
   it("reads every room of the architecture", () => {
     const rooms = new Set([...sources.keys()].map((file) => roomOf(file).name));
-    for (const room of ["protocol", "contracts", "queues", "storage", "metrics", "http", "environments/sdk", "functions/agent", "functions/gateway", "local"]) {
+    for (const room of [
+      "protocol",
+      "contracts",
+      "queues",
+      "storage",
+      "metrics",
+      "http",
+      "ledger",
+      "environments/sdk",
+      "functions/agent",
+      "functions/gateway",
+      "local",
+      "aws",
+      "client",
+    ]) {
       expect(rooms, room).toContain(room);
     }
+    expect(roomOf("ledger/seal.ts")).toEqual({ name: "ledger", floor: "service" });
+    expect(roomOf("aws/ports.ts")).toEqual({ name: "aws", floor: "top" });
+    expect(roomOf("client/index.ts")).toEqual({ name: "client", floor: "top" });
     // Type-only imports count: contracts/env.generated.ts imports nothing but types.
     expect(imports.filter((i) => i.from === "contracts/env.generated.ts").map((i) => i.to)).toContain("contracts/rpc.ts");
   });
@@ -47,6 +64,11 @@ describe("the checks themselves catch what they are for", () => {
         "contracts/c.ts": 'import "../protocol/p.js";\nimport "../queues/q.js";',
         "queues/q.ts": 'const m = await import("../local/l.js");',
         "local/l.ts": 'import "../functions/agent/a.js";\nimport "./missing.js";',
+        "ledger/seal.ts": 'import "../storage/s.js";\nimport "../aws/ports.js";\nimport "../functions/writer/w.js";',
+        "storage/s.ts": "export {};",
+        "aws/ports.ts": 'import "../ledger/seal.js";\nimport "../functions/agent/a.js";',
+        "functions/writer/w.ts": "export {};",
+        "client/index.ts": 'import type { P } from "../protocol/p.js";\nimport "../storage/s.js";\nimport "../local/l.js";',
       }),
     );
     expect(found).toEqual([
@@ -56,8 +78,12 @@ describe("the checks themselves catch what they are for", () => {
       "environments/string_match/x.ts imports ../../functions/agent/a.js (functions/agent): an environment never imports functions/",
       "protocol/p.ts imports ../contracts/c.js (contracts): the ground imports nothing of ours (but contracts → protocol)",
       "contracts/c.ts imports ../queues/q.js (queues): the ground imports nothing of ours (but contracts → protocol)",
-      "queues/q.ts imports ../local/l.js (local): service code never imports the top floor (local/, infra/, bench/, tests/)",
+      "queues/q.ts imports ../local/l.js (local): service code never imports the top floor (local/, infra/, aws/, client/, bench/, tests/)",
       "local/l.ts imports ./missing.js, which is no file of ours",
+      "ledger/seal.ts imports ../aws/ports.js (aws): service code never imports the top floor (local/, infra/, aws/, client/, bench/, tests/)",
+      "ledger/seal.ts imports ../functions/writer/w.js (functions/writer): the service floor imports only the ground and the service floor",
+      "client/index.ts imports ../storage/s.js (storage): client/ imports only the ground (protocol/, contracts/)",
+      "client/index.ts imports ../local/l.js (local): client/ imports only the ground (protocol/, contracts/)",
     ]);
   });
 

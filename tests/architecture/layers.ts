@@ -17,7 +17,9 @@ export interface Room {
 }
 
 const GROUND = new Set(["protocol", "contracts"]);
-const SERVICES = new Set(["queues", "storage", "metrics", "http", "environments/sdk"]);
+const SERVICES = new Set(["queues", "storage", "metrics", "http", "ledger", "environments/sdk"]);
+/** Top-floor rooms held to the ground all the same: `client/` is published as edgegym/client and brings nothing else along. */
+const GROUND_ONLY = new Set(["client"]);
 
 /** The room a file (path relative to the project root, with "/") belongs to. */
 export function roomOf(file: string): Room {
@@ -29,14 +31,16 @@ export function roomOf(file: string): Room {
   }
   if (SERVICES.has(first)) return { name: first, floor: "service" };
   if (first === "functions") return { name: `functions/${second}`, floor: "worker" };
-  // local/, infra/, bench/, tests/ and the root's config files.
+  // local/, infra/, aws/, client/, bench/, tests/ (and integrations/, Python) and the root's config files.
   return { name: file.includes("/") ? first : "(root)", floor: "top" };
 }
 
 /** Why an import from one room into another breaks the rule, or null when it may. */
 export function forbidden(from: Room, to: Room): string | null {
-  if (from.name === to.name || from.floor === "top") return null;
-  if (to.floor === "top") return `${from.floor} code never imports the top floor (local/, infra/, bench/, tests/)`;
+  if (from.name === to.name) return null;
+  if (GROUND_ONLY.has(from.name)) return to.floor === "ground" ? null : `${from.name}/ imports only the ground (protocol/, contracts/)`;
+  if (from.floor === "top") return null;
+  if (to.floor === "top") return `${from.floor} code never imports the top floor (local/, infra/, aws/, client/, bench/, tests/)`;
   switch (from.floor) {
     case "ground":
       return from.name === "contracts" && to.name === "protocol" ? null : "the ground imports nothing of ours (but contracts → protocol)";

@@ -8,7 +8,7 @@ import { promisify } from "node:util";
 import { ReceiveMessageCommand } from "@aws-sdk/client-sqs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bucketStore, parseBucket } from "../../aws/ports.js";
-import { encodeResult, type ResultHeader } from "../../contracts/messages.js";
+import { encodeResult, type ResultHeader, rolloutId as rolloutIdOf } from "../../contracts/messages.js";
 import { bucketJobs, ledgerKeys } from "../../ledger/index.js";
 import { PROJECT_ROOT } from "../../local/paths.js";
 import { listAll } from "../../storage/store.js";
@@ -30,7 +30,7 @@ afterAll(async () => {
 const twoRows = () => readFileSync(exampleFile(ENV), "utf8").split("\n").slice(0, 2).join("\n");
 
 function result(jobId: string, task: number, repeat: number, kind: "rollout" | "failure", reward = 1): string {
-  const rolloutId = `${jobId}:${task}:${repeat}`;
+  const rolloutId = rolloutIdOf(jobId, task, repeat);
   const record =
     kind === "rollout"
       ? { _ng_task_index: task, _ng_rollout_index: repeat, _ng_rollout_id: rolloutId, reward }
@@ -156,7 +156,7 @@ describe("bucket jobs", () => {
         .trim()
         .split("\n")
         .map((line) => JSON.parse(line)._ng_rollout_id),
-    ).toEqual([`${id}:0:0`]);
+    ).toEqual([rolloutIdOf(id, 0, 0)]);
     await cli("results", id, "-o", out, "--failures");
     expect(
       readFileSync(out, "utf8")

@@ -4,6 +4,7 @@ import { DeleteMessageBatchCommand, ReceiveMessageCommand } from "@aws-sdk/clien
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createLambda } from "../../aws/lambda.js";
 import { bucketStore, parseBucket } from "../../aws/ports.js";
+import { rolloutId } from "../../contracts/messages.js";
 import { bucketJobs } from "../../ledger/index.js";
 import type { SqsBatchResponse } from "../../queues/sqs-consumer.js";
 import { sleep } from "./fauxqs.js";
@@ -138,7 +139,7 @@ describe("the agent Lambda on SQS and S3", () => {
     const info = await jobsOf(where).info(created.id);
     expect(info).toMatchObject({ status: "completed", counts: { total: 1, done: 0, failed: 1 } });
     const failures = await linesOf(where, created.id, "failure");
-    expect(failures).toEqual([expect.objectContaining({ _ng_rollout_id: `${created.id}:0:0`, failure_class: "dead_letter" })]);
+    expect(failures).toEqual([expect.objectContaining({ _ng_rollout_id: rolloutId(created.id, 0, 0), failure_class: "dead_letter" })]);
     expect(await linesOf(where, created.id, "rollout")).toEqual([]);
   });
 

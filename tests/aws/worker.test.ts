@@ -7,6 +7,7 @@ import path from "node:path";
 import { DeleteMessageCommand, ReceiveMessageCommand } from "@aws-sdk/client-sqs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bucketStore, parseBucket } from "../../aws/ports.js";
+import { rolloutId } from "../../contracts/messages.js";
 import { bucketJobs } from "../../ledger/index.js";
 import { PROJECT_ROOT } from "../../local/paths.js";
 import { sqsQueue } from "../../queues/sqs.js";
@@ -131,7 +132,7 @@ describe("edgegym worker", () => {
     expect(await jobs.info(created.id)).toMatchObject({ status: "completed", counts: { total: 1, done: 0, failed: 1 } });
     let text = "";
     for await (const chunk of jobs.lines(created.id, "failure")) text += chunk;
-    expect(JSON.parse(text)).toMatchObject({ _ng_rollout_id: `${created.id}:0:0`, failure_class: "dead_letter" });
+    expect(JSON.parse(text)).toMatchObject({ _ng_rollout_id: rolloutId(created.id, 0, 0), failure_class: "dead_letter" });
   });
 
   it("SIGTERM during a batch loses nothing: unfinished rollouts go back to the queue and another worker finishes the job", async () => {

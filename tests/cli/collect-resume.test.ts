@@ -5,9 +5,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, describe, it } from "vitest";
 import { PROJECT_ROOT } from "../../local/paths.js";
-import { edgegym } from "../helpers/cli.js";
+import { edgegym, tokenEnv } from "../helpers/cli.js";
 import { FIXTURES, readJsonl } from "../helpers/fixtures.js";
-import { startTestLocal } from "../helpers/local.js";
+import { gatewayFetch, startTestLocal } from "../helpers/local.js";
 
 const dir = mkdtempSync(path.join(tmpdir(), "edgegym-resume-"));
 const keys = (records: Record<string, unknown>[]) => records.map((r) => [r._ng_task_index, r._ng_rollout_index]);
@@ -24,7 +24,7 @@ describe("Ctrl-C, then --resume into the same output", () => {
       const input = path.join(FIXTURES, "example_single_tool_call", "example.jsonl");
       const out = path.join(dir, "interrupted.jsonl");
       const args = ["collect", "--url", slow.url, "-e", "example_single_tool_call", "-i", input, "-o", out, "-n", "4"];
-      const child = spawn(process.execPath, [path.join(PROJECT_ROOT, "bin", "edgegym.js"), ...args], { cwd: PROJECT_ROOT });
+      const child = spawn(process.execPath, [path.join(PROJECT_ROOT, "bin", "edgegym.js"), ...args], { cwd: PROJECT_ROOT, env: tokenEnv(args) });
       let stderr = "";
       const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
       const id = await new Promise<string>((resolve) => {
@@ -36,7 +36,7 @@ describe("Ctrl-C, then --resume into the same output", () => {
       });
       // Let a few rollouts finish, then interrupt.
       for (let i = 0; i < 100; i++) {
-        const info = (await (await fetch(`${slow.url}/v1/jobs/${id}`)).json()) as { counts: { done: number } };
+        const info = (await (await gatewayFetch(`${slow.url}/v1/jobs/${id}`)).json()) as { counts: { done: number } };
         if (info.counts.done >= 3) break;
         await new Promise((resolve) => setTimeout(resolve, 100));
       }

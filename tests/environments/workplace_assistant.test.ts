@@ -5,7 +5,7 @@ import { topology } from "../../infra/topology.js";
 import { buildWorkers } from "../../local/build.js";
 import { type Local, workerOptions } from "../../local/emulation.js";
 import { fixtureRollouts, fixtureRows } from "../helpers/fixtures.js";
-import { postJson, startTestLocal } from "../helpers/local.js";
+import { gatewayFetch, postJson, startTestLocal } from "../helpers/local.js";
 import { originalTables } from "../helpers/workplace_assistant.js";
 
 const NAME = "workplace_assistant";
@@ -20,13 +20,16 @@ afterAll(async () => {
 const url = (route: string) => `${local.url}/v1/environments/${NAME}/${route}`;
 const ROWS = fixtureRows(NAME);
 
-/** A seeded session: `call` answers the tool's `output`, `raw` the response text as the agent hands it to the model. */
+/**
+ * A seeded session, its id the one the seed answers in x-session-id: `call` answers the tool's `output`, `raw` the
+ * response text as the agent hands it to the model.
+ */
 async function newSession(row = ROWS[0]!) {
-  const headers = { "x-session-id": crypto.randomUUID() };
-  const seeded = await postJson(url("seed_session"), row, headers);
+  const seeded = await postJson(url("seed_session"), row);
   expect(seeded.status).toBe(200);
+  const headers = { "x-session-id": seeded.headers.get("x-session-id")! };
   const raw = async (tool: string, args: string) =>
-    (await fetch(url(tool), { method: "POST", headers: { "content-type": "application/json", ...headers }, body: args })).text();
+    (await gatewayFetch(url(tool), { method: "POST", headers: { "content-type": "application/json", ...headers }, body: args })).text();
   return {
     headers,
     raw,
@@ -144,7 +147,7 @@ describe("the example rows", () => {
   });
 
   it("GET /tools: NeMo Gym's 27 tools, as each row offers them", async () => {
-    const listed = (await (await fetch(url("tools"))).json()) as { stateful: boolean; tools: { strict: boolean }[] };
+    const listed = (await (await gatewayFetch(url("tools"))).json()) as { stateful: boolean; tools: { strict: boolean }[] };
     expect(listed.stateful).toBe(true);
     const offered = (ROWS[0]!.responses_create_params as { tools: { strict: boolean }[] }).tools;
     expect(listed.tools.map(({ strict: _s, ...tool }) => tool)).toEqual(offered.map(({ strict: _s, ...tool }) => tool));
@@ -201,17 +204,31 @@ describe("sessions: each its own tables, in its own Durable Object", () => {
     expect(await use("email_get_email_information_by_id", { email_id: "501", field: "sent_datetime" })).toEqual({ sent_datetime: "2023-11-30 23:59:00" });
   });
 
-  it("seeding again starts the session over", async () => {
+  it("seeding again starts the session over: a new id (header and cookie) on the original tables", async () => {
     const { call: use, headers } = await newSession();
     await use("email_delete_email", { email_id: "00000259" });
-    await postJson(url("seed_session"), ROWS[0], headers);
-    expect(await use("email_get_email_information_by_id", { email_id: "00000259", field: "email_id" })).toEqual({ email_id: "00000259" });
+    // Since session ids are minted (HMAC), a seed always opens a new session, whatever id it carries; a caller that
+    // follows the answer's header or cookie (as NeMo Gym's client follows the cookie) is in the new one from then on.
+    const again = await postJson(url("seed_session"), ROWS[0], headers);
+    expect(again.status).toBe(200);
+    const renewed = { "x-session-id": again.headers.get("x-session-id")! };
+    expect(renewed["x-session-id"]).not.toBe(headers["x-session-id"]);
+    expect(again.headers.get("set-cookie")).toContain(renewed["x-session-id"]);
+    const fresh = await postJson(url("email_get_email_information_by_id"), { email_id: "00000259", field: "email_id" }, renewed);
+    expect(fresh.body.output).toEqual({ email_id: "00000259" });
+    // The earlier session keeps its own tables.
+    expect(await use("email_get_email_information_by_id", { email_id: "00000259", field: "email_id" })).toBe("Email not found.");
   });
 
-  it("a tool call before /seed_session answers NeMo Gym's 400", async () => {
-    const answer = await postJson(url("email_delete_email"), { email_id: "00000259" }, { "x-session-id": crypto.randomUUID() });
+  it("a tool call before /seed_session answers NeMo Gym's 400; an id the caller made up is refused (404)", async () => {
+    // No session carried: the call opens one, unseeded, as NeMo Gym's session middleware would.
+    const answer = await postJson(url("email_delete_email"), { email_id: "00000259" });
     expect(answer.status).toBe(400);
     expect(answer.body.error.message).toBe("Session not initialized. Please call seed_session first.");
+    // Before HMAC-bound session ids, a made-up id opened an unseeded session too (400 above); now it is no session.
+    const madeUp = await postJson(url("email_delete_email"), { email_id: "00000259" }, { "x-session-id": crypto.randomUUID() });
+    expect(madeUp.status).toBe(404);
+    expect(madeUp.body.error.code).toBe("unknown_session");
   });
 
   it("a body that is not a JSON object is refused with 422, and the session goes on", async () => {
@@ -254,27 +271,39 @@ describe("a session's tables are gone once it expires", () => {
     // The environment's Worker alone, with a one-second session lifetime.
     const spec = topology({ environments: [NAME], modelBaseUrl: "http://model.invalid/v1", modelName: "m" }).find((s) => s.environment === NAME)!;
     const bundle = (await buildWorkers([spec])).get(spec.name)!;
-    const worker = workerOptions({ ...spec, services: {}, vars: { SESSION_TTL_SECONDS: "1" } }, bundle, {});
+    const worker = workerOptions({ ...spec, services: {}, vars: { SESSION_TTL_SECONDS: "1" } }, bundle, {
+      SESSION_SECRET: "a-test-secret-of-at-least-32-characters",
+    });
     const miniflare = new Miniflare({ ...worker, cf: false });
     try {
+      let session: Record<string, string> = {};
       const post = async (route: string, body: unknown) => {
         const response = await miniflare.dispatchFetch(`http://env/${route}`, {
           method: "POST",
-          headers: { "content-type": "application/json", "x-session-id": "expiring" },
+          headers: { "content-type": "application/json", ...session },
           body: JSON.stringify(body),
         });
-        return { status: response.status, body: (await response.json()) as { output?: unknown; error?: { message: string } } };
+        return {
+          status: response.status,
+          session: response.headers.get("x-session-id"),
+          body: (await response.json()) as { output?: unknown; error?: { message: string; code?: string } },
+        };
       };
-      expect((await post("seed_session", ROWS[0])).status).toBe(200);
+      const seeded = await post("seed_session", ROWS[0]);
+      expect(seeded.status).toBe(200);
+      session = { "x-session-id": seeded.session! };
       expect((await post("email_delete_email", { email_id: "00000259" })).body.output).toBe("Email deleted successfully.");
       // Every call pushes the deadline a second out again, so look only after waiting longer than that.
-      let after = { status: 200, body: {} as { output?: unknown; error?: { message: string } } };
+      let after = { status: 200, body: {} as { output?: unknown; error?: { message: string; code?: string } } };
       for (let tries = 0; after.status === 200 && tries < 5; tries++) {
         await new Promise((resolve) => setTimeout(resolve, 2_000));
         after = await post("email_search_emails", { query: "kofi" });
       }
-      expect(after.status).toBe(400);
-      expect(after.body.error?.message).toBe("Session not initialized. Please call seed_session first.");
+      // The alarm deleted all the session's storage, its open mark with its tables: the call is told the session expired
+      // (410, since minted session ids; before, an unseeded session answered NeMo Gym's 400), and nothing is run afresh.
+      expect(after.status).toBe(410);
+      expect(after.body.error?.code).toBe("session_expired");
+      expect((await post("email_delete_email", { email_id: "00000259" })).status).toBe(410);
     } finally {
       await miniflare.dispose();
     }

@@ -569,8 +569,10 @@ describe("each tool, in a session's SQLite (workerd) and in memory", () => {
   });
 
   it.each(CASES.map((c) => [c.tool, c.what, c] as const))("%s: %s", async (_tool, _what, c) => {
-    const headers = { "x-session-id": crypto.randomUUID() };
-    expect((await postJson(`${local.url}/v1/environments/${NAME}/seed_session`, ROW, headers)).status).toBe(200);
+    // The session is the one the seed opens: its id comes back in the answer's x-session-id header.
+    const seeded = await postJson(`${local.url}/v1/environments/${NAME}/seed_session`, ROW);
+    expect(seeded.status).toBe(200);
+    const headers = { "x-session-id": seeded.headers.get("x-session-id")! };
     const memory = session();
     const calls: [string, Args][] = [...(c.before ?? []), [c.tool, c.args]];
     let sqlite: unknown;

@@ -18,9 +18,18 @@ export async function startTestLocal(options: LocalOptions = {}): Promise<Local 
   });
 }
 
+/** The dev token of the emulation at `url`, if a test started one there with startTestLocal (and no API_TOKENS). */
+export function knownTokenFor(url: string): string | undefined {
+  try {
+    return tokens.get(new URL(url).origin);
+  } catch {
+    return undefined; // not a URL (a flag's value the command will refuse itself)
+  }
+}
+
 /** The dev token of the emulation at `url`, for a test that builds its own headers. */
 export function tokenFor(url: string): string {
-  const token = tokens.get(new URL(url).origin);
+  const token = knownTokenFor(url);
   if (!token) throw new Error(`no dev token for ${url}: was it started with startTestLocal and no API_TOKENS?`);
   return token;
 }

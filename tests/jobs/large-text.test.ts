@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Local } from "../../local/emulation.js";
 import { CLOUDFLARE_LIMITS } from "../../queues/cloudflare.js";
 import { createJob, jobLines, waitForJob } from "../helpers/jobs.js";
-import { startTestLocal } from "../helpers/local.js";
+import { gatewayFetch, startTestLocal } from "../helpers/local.js";
 
 /** 60,000 CJK ideographs: about 180 KB of UTF-8, though under 128 K characters. */
 const CJK = Array.from({ length: 60_000 }, (_, i) => String.fromCodePoint(0x4e00 + ((i * 7919) % 20_902))).join("");
@@ -86,7 +86,7 @@ describe("GET /v1/jobs", () => {
     let after: string | undefined;
     for (let page = 0; page < 20; page++) {
       const query = new URLSearchParams({ limit: "1", ...(after ? { after } : {}) });
-      const body = (await (await fetch(`${local.url}/v1/jobs?${query}`)).json()) as {
+      const body = (await (await gatewayFetch(`${local.url}/v1/jobs?${query}`)).json()) as {
         object: string;
         data: { id: string }[];
         has_more: boolean;

@@ -3,14 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { JobSummary } from "../../contracts/job-views.js";
 import type { Local } from "../../local/emulation.js";
 import { createJob, jobLines, waitForJob } from "../helpers/jobs.js";
-import { startTestLocal } from "../helpers/local.js";
+import { gatewayFetch, startTestLocal } from "../helpers/local.js";
 import { exampleRows, MIXED_ENVIRONMENTS, mixedJobRows } from "../helpers/mixed-job.js";
 
 let local: Local;
 let id: string;
 
 async function get(path: string): Promise<{ status: number; body: any }> {
-  const response = await fetch(`${local.url}${path}`);
+  const response = await gatewayFetch(`${local.url}${path}`);
   return { status: response.status, body: await response.json() };
 }
 
