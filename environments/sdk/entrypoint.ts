@@ -11,7 +11,7 @@ import type {
   SessionOwner,
   StepRequest,
 } from "../../contracts/rpc.js";
-import { type AggregateMetrics, type DatasetRow, type VerifyRequest, } from "../../protocol/index.js";
+import type { AggregateMetrics, DatasetRow, VerifyRequest } from "../../protocol/index.js";
 import { describeEnvironment, streamedMetrics } from "./describe.js";
 import { continueSession, openSession, type SessionCall } from "./run.js";
 import type { Environment } from "./types.js";
