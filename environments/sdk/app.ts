@@ -3,6 +3,7 @@
 import { Hono } from "hono";
 import type { EnvironmentEnv } from "../../contracts/env.generated.js";
 import { notFound, onError, readJson } from "../../http/errors.js";
+import { allowOnly, discardBody } from "../../http/methods.js";
 import { AggregateMetricsRequest, parseOr400 } from "../../protocol/index.js";
 import { type AppContext, answerOperation } from "./answer.js";
 import { environmentMetrics, toolsAnswer } from "./describe.js";
@@ -13,8 +14,8 @@ import type { Environment } from "./types.js";
  * Reads a request body the answer does not need. Behind the gateway (a service binding passing the body through),
  * an answer that leaves it unread can make workerd drop the client's keep-alive connection under its next request.
  */
-async function drain(c: AppContext): Promise<void> {
-  if (c.req.raw.body) await c.req.raw.arrayBuffer().catch(() => undefined);
+function drain(c: AppContext): Promise<void> {
+  return discardBody(c.req.raw);
 }
 
 function routesFor(environment: Environment) {
@@ -35,12 +36,24 @@ function routesFor(environment: Environment) {
     routes.post("/reset", (c) => answerOperation(c, environment, { kind: "reset" }));
     routes.post("/step", (c) => answerOperation(c, environment, { kind: "step" }));
     routes.post("/close", (c) => answerOperation(c, environment, { kind: "close" }));
+    const post = ["POST"];
+    allowOnly(routes, {
+      "/health": ["GET"],
+      "/tools": ["GET"],
+      "/aggregate_metrics": post,
+      "/reset": post,
+      "/step": post,
+      "/close": post,
+      "/seed_session": post,
+      "/verify": post,
+    });
     return routes;
   }
   routes.post("/:route", (c) => {
     const route = c.req.param("route");
     return answerOperation(c, environment, route === "seed_session" || route === "verify" ? { kind: route } : { kind: "tool", name: route });
   });
+  allowOnly(routes, { "/health": ["GET"], "/tools": ["GET"], "/:route": ["POST"] });
   return routes;
 }
 

@@ -1,5 +1,6 @@
 // One rollout, as NeMo Gym's simple agent runs it: seed → (model → tools)* until a final answer or max_steps → verify.
 import { RESERVED_ROUTES } from "../../contracts/names.js";
+import { jsonLimitError } from "../../http/json.js";
 import type { DatasetRow, FunctionCallItem, Item, Response as ResponsesResponse, Usage } from "../../protocol/index.js";
 import { environmentCall, expectOk, modelTurn, type RolloutLimits, type RolloutParts, within } from "./calls.js";
 import { RolloutFailure } from "./failure.js";
@@ -11,6 +12,9 @@ export { within };
 const TOOL_NAME = /^[A-Za-z0-9_.-]+$/;
 
 async function callTool(call: FunctionCallItem, sessionId: string, parts: RolloutParts, limits: RolloutLimits): Promise<string> {
+  // Arguments nested past the limits could not cross to the environment (structured clone): the model is told, as for bad JSON.
+  const refused = jsonLimitError(call.arguments, "the arguments");
+  if (refused) return JSON.stringify({ error: `Invalid tool call arguments: ${refused.message}` });
   let args: unknown;
   try {
     args = JSON.parse(call.arguments);

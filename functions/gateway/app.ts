@@ -6,6 +6,7 @@ import { environmentService } from "../../contracts/environments.js";
 import { ENVIRONMENT_HEADER } from "../../contracts/names.js";
 import type { EnvironmentService } from "../../contracts/rpc.js";
 import { notFound, onError, raise, readJson } from "../../http/errors.js";
+import { allowOnly, discardBody } from "../../http/methods.js";
 import { DatasetRow, EdgegymError, parseOr400 } from "../../protocol/index.js";
 import { requireToken } from "./auth.js";
 import { createJob } from "./jobs-create.js";
@@ -19,7 +20,7 @@ app.notFound(notFound);
 // workerd drop the client's next request on that keep-alive connection: always finish reading it.
 app.use(async (c, next) => {
   await next();
-  if (c.req.raw.body && !c.req.raw.bodyUsed) await c.req.raw.arrayBuffer().catch(() => undefined);
+  await discardBody(c.req.raw);
 });
 app.use(requireToken);
 
@@ -30,7 +31,7 @@ app.post("/v1/responses", (c) => c.env.MODEL_PROXY.fetch(c.req.raw));
 app.post("/v1/chat/completions", (c) => c.env.MODEL_PROXY.fetch(c.req.raw));
 app.get("/v1/models", (c) => c.env.MODEL_PROXY.fetch(c.req.raw));
 
-const RunQuery = z.object({
+const RunQuery = z.strictObject({
   environment: z.string().min(1).optional(),
   max_steps: z.coerce.number().int().positive().optional(),
 });
@@ -75,4 +76,19 @@ app.all("/v1/environments/:name/*", (c) => {
   const prefix = `/v1/environments/${name}`;
   const target = new URL(url.pathname.slice(prefix.length) + url.search, "http://internal");
   return environmentOr404(c.env, name).fetch(new Request(target, c.req.raw));
+});
+
+// A known path with a method it does not take: 405 with the methods it does (after every route above).
+allowOnly(app, {
+  "/health": ["GET"],
+  "/v1/responses": ["POST"],
+  "/v1/chat/completions": ["POST"],
+  "/v1/models": ["GET"],
+  "/run": ["POST"],
+  "/v1/jobs": ["GET", "POST"],
+  "/v1/jobs/:id": ["GET", "DELETE"],
+  "/v1/jobs/:id/rollouts": ["GET"],
+  "/v1/jobs/:id/failures": ["GET"],
+  "/v1/jobs/:id/resume": ["POST"],
+  "/v1/environments": ["GET"],
 });
