@@ -53,11 +53,30 @@ function list() {
 
 const optionalText = z.preprocess(unset, z.string().optional());
 
+export const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
+/** Every Worker's log level (http/log.ts): info unless set; tests run silent unless EDGEGYM_TEST_LOGS is set. */
+const logLevel = z.preprocess(
+  (value) => (typeof value === "string" ? unset(value.trim().toLowerCase()) : value),
+  z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).optional(),
+);
+
+/** A share of calls to fail on purpose (0–1): chaos testing only, never set in a deployment. */
+function rate() {
+  return z.preprocess(unset, z.coerce.number({ error: "must be a number" }).min(0, "must be between 0 and 1").max(1, "must be between 0 and 1").default(0));
+}
+
+/** Faults the chaos suite injects through the ports: writes to the bucket and sends to the queues that fail. */
+const chaos = {
+  CHAOS_STORE_WRITE_FAILURE_RATE: rate(),
+  CHAOS_QUEUE_SEND_FAILURE_RATE: rate(),
+};
+
 export const GatewayVars = z.object({
   /** Comma-separated names of the environments deployed with this gateway. */
   ENVIRONMENTS: list(),
   /** Comma-separated bearer tokens; unset means open (local emulation only). */
   API_TOKENS: list(),
+  LOG_LEVEL: logLevel,
 });
 export type GatewayConfig = z.output<typeof GatewayVars>;
 
@@ -74,6 +93,8 @@ export const AgentVars = z.object({
   ROLLOUT_TIMEOUT_MS: integer(1, 900_000),
   TOOL_TIMEOUT_MS: integer(1, 60_000),
   MODEL_TIMEOUT_MS: integer(1, 300_000),
+  LOG_LEVEL: logLevel,
+  ...chaos,
 });
 export type AgentConfig = z.output<typeof AgentVars>;
 
@@ -108,17 +129,27 @@ export const ModelProxyVars = z.object({
   EXTRA_BODY: jsonObject(),
   /** JSON object of sampling params forced onto every upstream body, over what the caller sent (on-policy sampling). */
   SAMPLING_OVERRIDES: jsonObject(),
+  LOG_LEVEL: logLevel,
 });
 export type ModelProxyVarsOutput = z.output<typeof ModelProxyVars>;
 
 export const WriterVars = z.object({
   ENVIRONMENTS: list(),
+  /** A running job that records nothing for this long is stalled: its Job object re-enqueues what is missing. */
+  STALL_SECONDS: number(0.1, 900),
+  /** Heals of a stalled job before what is still missing becomes dead_letter failure records (so the job completes). */
+  MAX_HEALS: integer(0, 3),
+  /** Backoff base for results that could not be recorded: base × 2, 4, 8… seconds, capped at 30 s. */
+  RETRY_BASE_SECONDS: number(0, 1),
+  LOG_LEVEL: logLevel,
+  CHAOS_STORE_WRITE_FAILURE_RATE: chaos.CHAOS_STORE_WRITE_FAILURE_RATE,
 });
 export type WriterConfig = z.output<typeof WriterVars>;
 
 export const EnvironmentVars = z.object({
   /** A session's state is deleted this long after its last use. */
   SESSION_TTL_SECONDS: integer(1, 3600),
+  LOG_LEVEL: logLevel,
 });
 export type EnvironmentConfig = z.output<typeof EnvironmentVars>;
 

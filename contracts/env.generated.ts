@@ -16,6 +16,7 @@ export interface GatewayEnv extends EnvironmentServices {
   BUCKET: R2Bucket;
   API_TOKENS?: string;
   ENVIRONMENTS: string;
+  LOG_LEVEL?: string;
 }
 
 export interface AgentEnv extends EnvironmentServices {
@@ -25,7 +26,10 @@ export interface AgentEnv extends EnvironmentServices {
   RESULTS: Queue<string>;
   BUCKET: R2Bucket;
   BATCH_CONCURRENCY?: string;
+  CHAOS_QUEUE_SEND_FAILURE_RATE?: string;
+  CHAOS_STORE_WRITE_FAILURE_RATE?: string;
   ENVIRONMENTS: string;
+  LOG_LEVEL?: string;
   MAX_ATTEMPTS?: string;
   MAX_STEPS?: string;
   MODEL_TIMEOUT_MS?: string;
@@ -37,6 +41,7 @@ export interface AgentEnv extends EnvironmentServices {
 export interface ModelProxyEnv {
   CHAT_TEMPLATE_KWARGS?: string;
   EXTRA_BODY?: string;
+  LOG_LEVEL?: string;
   MODEL_API_KEY?: string;
   MODEL_BASE_URL: string;
   MODEL_BASE_URLS?: string;
@@ -55,12 +60,19 @@ export interface ModelProxyEnv {
 
 export interface WriterEnv extends EnvironmentServices {
   JOBS: JobNamespace;
+  ROLLOUTS: Queue<WorkMessage>;
   BUCKET: R2Bucket;
+  CHAOS_STORE_WRITE_FAILURE_RATE?: string;
   ENVIRONMENTS: string;
+  LOG_LEVEL?: string;
+  MAX_HEALS?: string;
+  RETRY_BASE_SECONDS?: string;
+  STALL_SECONDS?: string;
 }
 
 export interface EnvironmentEnv {
   JUDGE: ModelService;
   SESSIONS: SessionNamespace;
+  LOG_LEVEL?: string;
   SESSION_TTL_SECONDS?: string;
 }

@@ -1,12 +1,14 @@
 // Local emulation: every Worker, Durable Object and binding in Miniflare (workerd), plus the vLLM simulator by default.
 import path from "node:path";
 import { Log, LogLevel, Miniflare, type WorkerOptions } from "miniflare";
-import { parseVars, WORKER_VARS } from "../contracts/config.js";
+import { type LOG_LEVELS, parseVars, WORKER_VARS } from "../contracts/config.js";
 import { WORKERS } from "../contracts/names.js";
 import { COMPATIBILITY_DATE, topology, type WorkerSpec } from "../infra/topology.js";
 import { buildWorkers, type Bundle } from "./build.js";
 import { discoverEnvironments } from "./environments.js";
+import { captureRuntimeOutput, sessionLogFile } from "./logs.js";
 import { STATE_DIR } from "./paths.js";
+import { type Recovered, resumeRunningJobs } from "./recover.js";
 import { startSimulator, type Simulator, type SimulatorOptions } from "./simulator/server.js";
 
 export interface LocalOptions {
@@ -29,6 +31,14 @@ export interface LocalOptions {
   /** Extra Worker variables (e.g. MAX_STEPS for the agent). */
   vars?: Parameters<typeof topology>[0]["vars"];
   verbose?: boolean;
+  /** Every Worker's LOG_LEVEL (default info). */
+  logLevel?: (typeof LOG_LEVELS)[number];
+  /** Worker log lines: appended to a session file in `dir` (default .edgegym/logs when state persists), echoed when asked. */
+  logs?: { dir?: string | false; echo?: boolean };
+  /** Environments outside environments/ (a test's), each a Worker entry exporting what environmentWorker() gives. */
+  extraEnvironments?: { name: string; entry: string }[];
+  /** On persisted state, resume the running jobs whose queued work was lost with the last process (default true). */
+  resumeRunning?: boolean;
 }
 
 export interface Local {
@@ -39,6 +49,10 @@ export interface Local {
   /** The simulator, when it is the model. */
   simulator?: Simulator;
   modelBaseUrl: string;
+  /** The running jobs found on the state it started from, resumed. */
+  recovered: Recovered;
+  /** The file Worker logs go to, if any. */
+  logFile?: string;
   stop(): Promise<void>;
 }
 
@@ -87,11 +101,13 @@ export function workerOptions(spec: WorkerSpec, bundle: Bundle, secrets: Record<
 }
 
 export async function startLocal(options: LocalOptions = {}): Promise<Local> {
-  const environments = options.environments ?? discoverEnvironments();
+  const extra = options.extraEnvironments ?? [];
+  const environments = [...(options.environments ?? discoverEnvironments()), ...extra.map((e) => e.name)];
   const external = options.modelUrls?.length ? options.modelUrls : options.modelUrl ? [options.modelUrl] : undefined;
   const simulator = external ? undefined : await startSimulator(options.simulator);
   const modelBaseUrl = external?.[0] ?? `${simulator!.url}/v1`;
   const modelName = options.model ?? (simulator ? simulator.model : "default");
+  let output: ReturnType<typeof captureRuntimeOutput> | undefined;
   try {
     const specs = topology({
       environments,
@@ -102,6 +118,15 @@ export async function startLocal(options: LocalOptions = {}): Promise<Local> {
       judgeModelName: options.judgeModel ?? (options.judgeUrl ? undefined : modelName),
       vars: options.vars,
     });
+    for (const spec of specs) {
+      if (options.logLevel) spec.vars.LOG_LEVEL = options.logLevel;
+      // A test's environment: its own entry file, bundled as it is (not generated from environments/<name>).
+      const own = extra.find((e) => spec.environment === e.name);
+      if (own) {
+        spec.entry = own.entry;
+        delete spec.environment;
+      }
+    }
     // A variable no Worker could use is refused here, at start-up, naming the Worker and the variable.
     for (const spec of specs) parseVars(WORKER_VARS[spec.kind], spec.vars, spec.name);
     const bundles = await buildWorkers(specs);
@@ -109,6 +134,9 @@ export async function startLocal(options: LocalOptions = {}): Promise<Local> {
       MODEL_API_KEY: (worker === WORKERS.judgeProxy && options.judgeUrl ? options.judgeApiKey : options.modelApiKey) ?? "",
     });
     const persist = options.persist === undefined ? path.join(STATE_DIR, "state") : options.persist;
+    const logDir = options.logs?.dir ?? (persist === false ? false : path.join(STATE_DIR, "logs"));
+    const logFile = logDir === false ? undefined : sessionLogFile(logDir);
+    output = captureRuntimeOutput({ file: logFile, echo: options.logs?.echo });
     const miniflare = new Miniflare({
       workers: specs.map((spec) => workerOptions(spec, bundles.get(spec.name)!, secrets(spec.name))),
       host: "127.0.0.1",
@@ -117,21 +145,29 @@ export async function startLocal(options: LocalOptions = {}): Promise<Local> {
       port: options.port ?? 8787,
       defaultPersistRoot: persist === false ? undefined : persist,
       log: new Log(options.verbose ? LogLevel.INFO : LogLevel.WARN),
+      handleRuntimeStdio: output.handle,
     });
     const url = (await miniflare.ready).toString().replace(/\/$/, "");
+    const fetcher = (route: string, init?: RequestInit) => fetch(`${url}${route}`, init);
+    const recovered = persist !== false && options.resumeRunning !== false ? await resumeRunningJobs(fetcher) : { jobs: [] };
+    const logs = output;
     return {
       url,
       environments,
       miniflare,
       simulator,
       modelBaseUrl,
+      recovered,
+      ...(logFile ? { logFile } : {}),
       async stop() {
         await miniflare.dispose();
         await simulator?.close();
+        await logs.close();
       },
     };
   } catch (error) {
     await simulator?.close();
+    await output?.close();
     throw error;
   }
 }

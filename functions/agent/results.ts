@@ -7,7 +7,9 @@ import type { AgentPorts } from "./ports.js";
 export type ResultBase = Omit<ResultHeader, "summary" | "line_key">;
 
 export async function sendResult(ports: AgentPorts, base: ResultBase, record: Record<string, unknown>): Promise<void> {
-  const header: ResultHeader = { ...base, summary: base.kind === "rollout" ? summarize(record) : {} };
+  // A failure's summary is its class: the Job object counts failures by class from it.
+  const summary = base.kind === "rollout" ? summarize(record) : { failure_class: record.failure_class };
+  const header: ResultHeader = { ...base, summary };
   const line = JSON.stringify(record);
   const message = encodeResult({ header, line });
   if (fitsInBytes(message, ports.results.limits.maxMessageBytes - ENVELOPE_BYTES)) return ports.results.send(message);

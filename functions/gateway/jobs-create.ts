@@ -2,7 +2,7 @@
 import type { Context } from "hono";
 import { z } from "zod";
 import type { GatewayEnv } from "../../contracts/env.generated.js";
-import type { JobConfig } from "../../contracts/jobs.js";
+import { CHUNK_ROWS, type JobConfig } from "../../contracts/jobs.js";
 import { jobKeys } from "../../contracts/messages.js";
 import { readJson } from "../../http/errors.js";
 import { JSON_LIMITS, jsonLimitError, parseJsonWithin } from "../../http/json.js";
@@ -20,8 +20,8 @@ import {
 } from "../../protocol/index.js";
 import { gatewayPorts } from "./ports.js";
 
-/** Rows per inputs chunk: the unit the agent expands into rollout messages. */
-export const CHUNK_ROWS = 100;
+/** Rows per inputs chunk: the unit the agent expands into rollout messages (its layout is a contract: contracts/jobs.ts). */
+export { CHUNK_ROWS };
 const MAX_REPORTED_PROBLEMS = 1000;
 /** A dataset row's line, in bytes: far above any real row, far below a Worker's memory. */
 export const MAX_LINE_BYTES = 8 * 1024 * 1024;

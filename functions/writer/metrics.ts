@@ -2,6 +2,8 @@
 // the verify-response summaries streamed to it in pages: the job's results are never all in memory here.
 import type { WriterEnv } from "../../contracts/env.generated.js";
 import { environmentService } from "../../contracts/environments.js";
+import { within } from "../../contracts/rpc.js";
+import { TIMEOUTS } from "../../contracts/timeouts.js";
 import { aggregateMetrics } from "../../metrics/index.js";
 import type { AggregateMetrics, VerifyResult } from "../../protocol/index.js";
 
@@ -53,7 +55,12 @@ export async function jobMetrics(
     const service = environmentService(env, deployed, environment);
     if (service) {
       // A failing call is answered below, with the default metrics: a job must complete even when one environment's hook breaks.
-      const result = await service.aggregateMetrics(summaryStream(pages, environment)).catch((error: unknown) => ({ ok: false as const, error }));
+      const call = within(
+        service.aggregateMetrics(summaryStream(pages, environment)),
+        AbortSignal.timeout(TIMEOUTS.metricsMs),
+        `${environment}'s aggregateMetrics`,
+      );
+      const result = await call.catch((error: unknown) => ({ ok: false as const, error }));
       if (result.ok) {
         out[environment] = result.value;
         continue;

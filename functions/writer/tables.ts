@@ -1,4 +1,5 @@
 // The Job object's SQLite tables: its metadata, and one row per finished rollout (where its line is, its summary).
+import { emptyFailureCounts, FailureClass, type FailureCounts } from "../../contracts/failures.js";
 import type { LocationPage, ResultEntry, ResultKind } from "../../contracts/jobs.js";
 
 const PAGE = 1000;
@@ -53,6 +54,21 @@ export class JobTables {
         JSON.stringify(entry.summary),
       );
     }
+  }
+
+  /** Failures by class (a failure's summary holds its class; older ones without it count as exhausted_attempts). */
+  failureClasses(): FailureCounts {
+    const counts = emptyFailureCounts();
+    const rows = this.sql
+      .exec<{ c: string | null; n: number }>(
+        `SELECT json_extract(summary, '$.failure_class') AS c, COUNT(*) AS n FROM results WHERE kind = 'failure' GROUP BY c`,
+      )
+      .toArray();
+    for (const { c, n } of rows) {
+      const parsed = FailureClass.safeParse(c);
+      counts[parsed.success ? parsed.data : "exhausted_attempts"] += n;
+    }
+    return counts;
   }
 
   forgetFailures(): void {

@@ -73,7 +73,9 @@ export async function runJob(client: GatewayClient, plan: Plan, options: Collect
 
   const progress = options.progress ?? silentProgress;
   progress.start(job.counts.total);
-  let reported = 0;
+  // Done and failed are each counted up to the job's own figures: a tick per new result, of the right kind.
+  let reportedDone = 0;
+  let reportedFailed = 0;
   try {
     while (job.status === "running") {
       if (options.signal?.aborted) {
@@ -83,8 +85,8 @@ export async function runJob(client: GatewayClient, plan: Plan, options: Collect
       }
       await sleep(options.pollMs ?? 250);
       job = await jobs.get(job.id);
-      const finished = job.counts.done + job.counts.failed;
-      for (; reported < finished; reported++) progress.tick(reported >= job.counts.done);
+      for (; reportedDone < job.counts.done; reportedDone++) progress.tick(false);
+      for (; reportedFailed < job.counts.failed; reportedFailed++) progress.tick(true);
     }
   } finally {
     progress.stop();

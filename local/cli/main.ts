@@ -1,11 +1,14 @@
 // The edgegym command line: collect rollouts (through the queues, or --direct through /run), manage jobs, run locally.
+import path from "node:path";
 import { Command } from "commander";
 import { modelFromEnv, startLocal } from "../emulation.js";
 import { discoverEnvironments } from "../environments.js";
+import { STATE_DIR } from "../paths.js";
 import { collectCommand } from "./collect-command.js";
 import { datasetCommand } from "./dataset-command.js";
 import { envCommand, initCommand } from "./env-command.js";
 import { jobsCommand } from "./jobs-command.js";
+import { logsCommand } from "./logs-command.js";
 import { exportCommand, reverifyCommand } from "./offline-commands.js";
 
 const program = new Command("edgegym").description("Reinforcement-learning environments for LLM agents, on the edge.");
@@ -28,12 +31,22 @@ program
       .map((name) => name.trim())
       .filter(Boolean),
   )
-  .action(async (options: { port: number; environments?: string[] }) => {
+  .option("--state-dir <dir>", "the local state folder: Durable Objects and the bucket in <dir>/state, logs in <dir>/logs", STATE_DIR)
+  .action(async (options: { port: number; environments?: string[]; stateDir: string }) => {
     const known = discoverEnvironments();
     const unknown = (options.environments ?? []).filter((name) => !known.includes(name));
     if (unknown.length) throw new Error(`no environment ${unknown.map((n) => `"${n}"`).join(", ")} (known: ${known.join(", ")})`);
-    const local = await startLocal({ port: options.port, ...modelFromEnv(), verbose: true, environments: options.environments });
+    const local = await startLocal({
+      port: options.port,
+      ...modelFromEnv(),
+      verbose: true,
+      environments: options.environments,
+      persist: path.join(options.stateDir, "state"),
+      logs: { dir: path.join(options.stateDir, "logs"), echo: true },
+    });
     process.stdout.write(`edgegym gateway: ${local.url}\nmodel: ${local.modelBaseUrl}\nenvironments: ${local.environments.join(", ")}\n`);
+    for (const job of local.recovered.jobs) process.stdout.write(`resumed job ${job.id}: ${job.resumed} rollout(s) re-enqueued\n`);
+    if (local.logFile) process.stdout.write(`logs: ${local.logFile} (follow with \`edgegym logs --follow\`)\n`);
     const stop = async () => {
       await local.stop();
       process.exit(0);
@@ -41,6 +54,8 @@ program
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
   });
+
+program.addCommand(logsCommand());
 
 try {
   await program.parseAsync(process.argv);

@@ -34,6 +34,8 @@ export interface ChatState {
   generations: GenerationRecord[];
   nextLatency: () => number;
   nextFault: () => Fault;
+  /** Extra delay of a latency spike (0 for most requests). */
+  nextSpike: () => number;
   /** Think before answering unless told not to (a reasoning model); otherwise only when asked. */
   reasoning: boolean;
   reasoningField: ReasoningField;
@@ -132,7 +134,7 @@ function faultResult(fault: Fault, scripted: ScriptedReply | undefined): HttpRes
     return { status, json: errorBody(status, scripted.error ?? `Scripted error ${status}`) };
   }
   if (scripted || !fault) return null;
-  if (fault.kind === "drop") return { drop: true };
+  if (fault.kind === "drop" || fault.kind === "hang") return { drop: true };
   if (fault.kind === "malformed") return { status: 200, malformed: '{"id":"chatcmpl-cut","object":"chat.com' };
   return { status: fault.status, json: errorBody(fault.status, `Injected fault: HTTP ${fault.status}`) };
 }
@@ -161,8 +163,11 @@ export async function handleChat(body: string, state: ChatState): Promise<HttpRe
 
   remember(state.requests, request);
   const scripted = state.script.shift();
-  await sleep(scripted?.delay_ms ?? state.nextLatency(), state.signal);
-  const failed = faultResult(scripted ? null : state.nextFault(), scripted);
+  await sleep(scripted?.delay_ms ?? state.nextLatency() + state.nextSpike(), state.signal);
+  const fault = scripted ? null : state.nextFault();
+  // A hung request is held (the client's timeout is what ends it for the client), then its connection dropped.
+  if (fault?.kind === "hang") await sleep(fault.ms, state.signal);
+  const failed = faultResult(fault, scripted);
   if (failed) return failed;
 
   // Without max_tokens vLLM lets the model run to the end of the context window.

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo, Socket } from "node:net";
 import { badRequest, handleChat, parseJson, zodProblem, type ChatState, type GenerationRecord, type HttpResult } from "./chat.js";
 import { errorBody, type ReasoningField } from "./completion.js";
-import { faultSampler, type FaultOptions } from "./faults.js";
+import { faultSampler, type FaultOptions, spikeSampler } from "./faults.js";
 import { latencySampler, type LatencySpec } from "./latency.js";
 import { scriptBodySchema, scriptedReplySchema, type ChatCompletionRequest, type ScriptedReplyInput } from "./schema.js";
 import { handleDetokenize, handleTokenize } from "./tokenize.js";
@@ -120,6 +120,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     generations: [],
     nextLatency: latencySampler(latency, seed),
     nextFault: faultSampler(faults, seed),
+    nextSpike: spikeSampler(faults, seed),
     reasoning: options.reasoning ?? false,
     reasoningField: options.reasoningField ?? "reasoning_content",
     supportsReturnTokenIds: options.supportsReturnTokenIds ?? true,
@@ -215,6 +216,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       if (settings.supportsReturnTokenIds !== undefined) state.supportsReturnTokenIds = settings.supportsReturnTokenIds;
       state.nextLatency = latencySampler(latency, seed);
       state.nextFault = faultSampler(faults, seed);
+      state.nextSpike = spikeSampler(faults, seed);
     },
     reset() {
       state.script.length = 0;
@@ -222,6 +224,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       state.generations.length = 0;
       state.nextLatency = latencySampler(latency, seed);
       state.nextFault = faultSampler(faults, seed);
+      state.nextSpike = spikeSampler(faults, seed);
     },
     close() {
       closed ??= new Promise<void>((resolve) => {

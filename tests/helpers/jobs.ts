@@ -4,7 +4,10 @@ import { setTimeout as sleep } from "node:timers/promises";
 export interface JobInfoLike {
   id: string;
   status: string;
-  counts: { total: number; queued: number; running: number; done: number; failed: number };
+  counts: { total: number; queued: number; running: number; done: number; failed: number; failed_by_class: Record<string, number> };
+  stalled?: { since: number; heals: number; max_heals: number };
+  heals?: number;
+  stalls?: { at: number; missing: number; action: string }[];
   metrics?: Record<string, { agent_metrics: Record<string, unknown>; key_metrics: Record<string, unknown> }>;
   skipped_lines?: { line: number; field: string; message: string }[];
 }

@@ -2,7 +2,9 @@
 import { startLocal, type Local, type LocalOptions } from "../../local/emulation.js";
 
 export async function startTestLocal(options: LocalOptions = {}): Promise<Local> {
-  return startLocal({ port: 0, persist: false, ...options });
+  // Worker logs stay quiet in tests unless EDGEGYM_TEST_LOGS asks for them.
+  const logLevel = process.env.EDGEGYM_TEST_LOGS ? "debug" : "silent";
+  return startLocal({ port: 0, persist: false, logLevel, ...options });
 }
 
 export async function postJson(

@@ -120,9 +120,11 @@ describe("the default deployment (every environment)", () => {
         }),
         expect.objectContaining({ queueId: "queue-id:RolloutsDlq", scriptName: "script:Agent" }),
         expect.objectContaining({ queueId: "queue-id:Results", scriptName: "script:Writer", deadLetterQueue: "queue:ResultsDlq" }),
+        // A result that could not be written still ends as a failure record: the writer consumes its dead letters too.
+        expect.objectContaining({ queueId: "queue-id:ResultsDlq", scriptName: "script:Writer" }),
       ]),
     );
-    expect(consumers).toHaveLength(3);
+    expect(consumers).toHaveLength(4);
   });
 
   it("declares the secrets, optional ones with a placeholder", async () => {
