@@ -76,6 +76,8 @@ export const GatewayVars = z.object({
   ENVIRONMENTS: list(),
   /** Comma-separated bearer tokens; unset means open (local emulation only). */
   API_TOKENS: list(),
+  /** How long /run waits for the agent: longer than the agent's ROLLOUT_TIMEOUT_MS (whose deadline ends a rollout first). */
+  RUN_TIMEOUT_MS: integer(1, 960_000),
   LOG_LEVEL: logLevel,
 });
 export type GatewayConfig = z.output<typeof GatewayVars>;

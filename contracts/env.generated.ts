@@ -17,6 +17,7 @@ export interface GatewayEnv extends EnvironmentServices {
   API_TOKENS?: string;
   ENVIRONMENTS: string;
   LOG_LEVEL?: string;
+  RUN_TIMEOUT_MS?: string;
 }
 
 export interface AgentEnv extends EnvironmentServices {

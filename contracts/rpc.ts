@@ -105,6 +105,8 @@ export interface RunOptions {
   environment?: string;
   /** A cap on model turns for this rollout. */
   maxSteps?: number;
+  /** The gateway's request id, for the agent's log lines about this rollout. */
+  requestId?: string;
 }
 
 export interface AgentRpc {

@@ -2,7 +2,7 @@
 import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { RpcError } from "../contracts/rpc.js";
+import { DeadlineError, type RpcError } from "../contracts/rpc.js";
 import { EdgegymError, type ErrorStatus } from "../protocol/index.js";
 import { isJsonContentType, parseJsonWithin, utf8Text } from "./json.js";
 
@@ -15,6 +15,8 @@ export const onError: ErrorHandler = (error, c) => {
   // A middleware's own answer (bearer auth's 401 with WWW-Authenticate) goes out as it made it.
   if (error instanceof HTTPException) return error.getResponse();
   if (error instanceof EdgegymError) return c.json(error.toEnvelope(), error.status as ContentfulStatusCode);
+  // A call this Worker stopped waiting for (contracts/rpc.ts within): a timeout, said as one.
+  if (error instanceof DeadlineError) return c.json(new EdgegymError(504, "timeout", error.message).toEnvelope(), 504);
   const message = error instanceof Error ? error.message : String(error);
   return c.json(new EdgegymError(500, "internal_error", message).toEnvelope(), 500);
 };

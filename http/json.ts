@@ -15,6 +15,9 @@ export interface JsonLimits {
  */
 export const JSON_LIMITS: JsonLimits = { maxDepth: 128, maxStringLength: 4 * 1024 * 1024 };
 
+/** A dataset row's JSON Lines line, in bytes: far above any real row, far below a Worker's memory. */
+export const MAX_LINE_BYTES = 8 * 1024 * 1024;
+
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const OPEN_ARRAY = 0x5b;

@@ -132,6 +132,7 @@ export async function* readLog(
         }
       }
       if (!options.follow || options.signal?.aborted) return;
+      // An abort ends the wait early (the sleep rejects): the loop's next check returns.
       await sleep(options.pollMs ?? 250, undefined, { signal: options.signal }).catch(() => undefined);
     }
   } finally {

@@ -4,10 +4,12 @@ import { Hono } from "hono";
 import type { EnvironmentEnv } from "../../contracts/env.generated.js";
 import { notFound, onError, readJson } from "../../http/errors.js";
 import { allowOnly, discardBody } from "../../http/methods.js";
+import { requestLog } from "../../http/request-log.js";
 import { AggregateMetricsRequest, parseOr400 } from "../../protocol/index.js";
 import { type AppContext, answerOperation } from "./answer.js";
 import { environmentMetrics, toolsAnswer } from "./describe.js";
 import { useResetStep } from "./gymnasium.js";
+import { environmentLog } from "./log.js";
 import type { Environment } from "./types.js";
 
 /**
@@ -60,6 +62,7 @@ function routesFor(environment: Environment) {
 export function environmentApp(environment: Environment) {
   const app = new Hono<{ Bindings: EnvironmentEnv }>();
   app.onError(onError);
+  app.use(requestLog((c) => environmentLog(c.env, environment.name)));
   app.notFound(async (c) => {
     await drain(c);
     return notFound(c);

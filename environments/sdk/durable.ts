@@ -5,6 +5,7 @@ import type { EnvironmentEnv } from "../../contracts/env.generated.js";
 import type { Outcome, SessionOperation, SessionRpc } from "../../contracts/rpc.js";
 import { performAny } from "./gymnasium-perform.js";
 import { judgeThrough } from "./judge.js";
+import { environmentLog, logOutcome } from "./log.js";
 import { OPERATION_TIMEOUT_MS } from "./run.js";
 import type { Environment, SessionState } from "./types.js";
 
@@ -24,6 +25,7 @@ export function sessionObjectFor(environment: Environment) {
     /** Operations of one session run one at a time here, so tool calls see each other's writes in order. */
     async perform(operation: SessionOperation, body: unknown, sessionId: string, trusted: boolean): Promise<Outcome> {
       const signal = AbortSignal.timeout(OPERATION_TIMEOUT_MS);
+      const started = Date.now();
       const outcome = await performAny(
         environment,
         operation,
@@ -33,7 +35,7 @@ export function sessionObjectFor(environment: Environment) {
       );
       // An abandoned session cleans itself up; every operation pushes the deadline out again.
       await this.ctx.storage.setAlarm(Date.now() + config(this.env).SESSION_TTL_SECONDS * 1000);
-      return outcome;
+      return logOutcome(environmentLog(this.env, environment.name), operation, outcome, started);
     }
 
     override async alarm(): Promise<void> {

@@ -1,8 +1,9 @@
 // Runs one operation of a session: in the session's Durable Object when the environment keeps state, else right here.
 import type { EnvironmentEnv } from "../../contracts/env.generated.js";
-import type { Outcome, SessionOperation } from "../../contracts/rpc.js";
+import { type Outcome, type SessionOperation, within } from "../../contracts/rpc.js";
 import { performAny } from "./gymnasium-perform.js";
 import { judgeThrough } from "./judge.js";
+import { environmentLog, logOutcome } from "./log.js";
 import { noState } from "./perform.js";
 import type { Environment } from "./types.js";
 
@@ -18,10 +19,15 @@ export function runOperation(
   trusted: boolean,
   signal?: AbortSignal,
 ): Promise<Outcome> {
+  const bounded = signal ? AbortSignal.any([signal, AbortSignal.timeout(OPERATION_TIMEOUT_MS)]) : AbortSignal.timeout(OPERATION_TIMEOUT_MS);
   if (environment.stateful) {
     const stub = env.SESSIONS.get(env.SESSIONS.idFromName(sessionId));
-    return stub.perform(operation, body, sessionId, trusted);
+    // The session object bounds its own work; this bounds the wait for it (a little longer, so its answer wins).
+    return within(stub.perform(operation, body, sessionId, trusted), AbortSignal.timeout(OPERATION_TIMEOUT_MS + 5_000), `${environment.name}'s session`);
   }
-  const bounded = signal ? AbortSignal.any([signal, AbortSignal.timeout(OPERATION_TIMEOUT_MS)]) : AbortSignal.timeout(OPERATION_TIMEOUT_MS);
-  return performAny(environment, operation, body, { sessionId, state: noState, signal: bounded, judge: judgeThrough(env.JUDGE, bounded) }, trusted);
+  const started = Date.now();
+  const context = { sessionId, state: noState, signal: bounded, judge: judgeThrough(env.JUDGE, bounded) };
+  return performAny(environment, operation, body, context, trusted).then((outcome) =>
+    logOutcome(environmentLog(env, environment.name), operation, outcome, started),
+  );
 }

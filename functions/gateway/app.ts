@@ -4,9 +4,12 @@ import { z } from "zod";
 import type { GatewayEnv } from "../../contracts/env.generated.js";
 import { environmentService } from "../../contracts/environments.js";
 import { ENVIRONMENT_HEADER } from "../../contracts/names.js";
-import type { EnvironmentService } from "../../contracts/rpc.js";
+import { type EnvironmentService, within } from "../../contracts/rpc.js";
+import { TIMEOUTS } from "../../contracts/timeouts.js";
 import { notFound, onError, raise, readJson } from "../../http/errors.js";
+import { workerLogger } from "../../http/log.js";
 import { allowOnly, discardBody } from "../../http/methods.js";
+import { requestLog } from "../../http/request-log.js";
 import { DatasetRow, EdgegymError, parseOr400 } from "../../protocol/index.js";
 import { requireToken } from "./auth.js";
 import { createJob } from "./jobs-create.js";
@@ -16,6 +19,7 @@ import { gatewayPorts } from "./ports.js";
 export const app = new Hono<{ Bindings: GatewayEnv }>();
 app.onError(onError);
 app.notFound(notFound);
+app.use(requestLog((c) => workerLogger("gateway", gatewayPorts(c.env).config.LOG_LEVEL)));
 // A request body left unread (an early 401/404, or a Worker behind us that answered without reading it) makes
 // workerd drop the client's next request on that keep-alive connection: always finish reading it.
 app.use(async (c, next) => {
@@ -41,10 +45,13 @@ app.post("/run", async (c) => {
   const query = parseOr400(RunQuery, c.req.query(), "run query");
   const row = parseOr400(DatasetRow, await readJson(c), "dataset row");
   const environment = query.environment ?? c.req.header(ENVIRONMENT_HEADER);
-  const result = await c.env.AGENT.run(row, {
+  // The agent bounds the rollout by its own deadline; this bound only outlives it, so /run never waits unbounded.
+  const call = c.env.AGENT.run(row, {
     ...(environment ? { environment } : {}),
     ...(query.max_steps ? { maxSteps: query.max_steps } : {}),
+    requestId: c.get("requestId"),
   });
+  const result = await within(call, AbortSignal.timeout(gatewayPorts(c.env).config.RUN_TIMEOUT_MS), "the agent");
   return result.ok ? c.json(result.value) : raise(result.error);
 });
 
@@ -65,7 +72,9 @@ function environmentOr404(env: GatewayEnv, name: string): EnvironmentService {
 
 app.get("/v1/environments", async (c) => {
   const names = gatewayPorts(c.env).config.ENVIRONMENTS;
-  const data = await Promise.all(names.map((name) => environmentOr404(c.env, name).describe()));
+  const data = await Promise.all(
+    names.map((name) => within(environmentOr404(c.env, name).describe(), AbortSignal.timeout(TIMEOUTS.describeMs), `${name}'s describe()`)),
+  );
   return c.json({ object: "list", data });
 });
 

@@ -5,7 +5,7 @@ import type { GatewayEnv } from "../../contracts/env.generated.js";
 import { CHUNK_ROWS, type JobConfig } from "../../contracts/jobs.js";
 import { jobKeys } from "../../contracts/messages.js";
 import { readJson } from "../../http/errors.js";
-import { JSON_LIMITS, jsonLimitError, parseJsonWithin } from "../../http/json.js";
+import { JSON_LIMITS, jsonLimitError, MAX_LINE_BYTES, parseJsonWithin } from "../../http/json.js";
 import { LineError, type RawLine, readLines } from "../../http/jsonl.js";
 import {
   type AgentRef,
@@ -23,8 +23,6 @@ import { gatewayPorts } from "./ports.js";
 /** Rows per inputs chunk: the unit the agent expands into rollout messages (its layout is a contract: contracts/jobs.ts). */
 export { CHUNK_ROWS };
 const MAX_REPORTED_PROBLEMS = 1000;
-/** A dataset row's line, in bytes: far above any real row, far below a Worker's memory. */
-export const MAX_LINE_BYTES = 8 * 1024 * 1024;
 /** Repeats of a row in one job. */
 const MAX_REPEATS = 100_000;
 /** The content types a JSON Lines upload may carry (none at all is one). */

@@ -36,6 +36,8 @@ export interface ChatState {
   nextFault: () => Fault;
   /** Extra delay of a latency spike (0 for most requests). */
   nextSpike: () => number;
+  /** Faults injected so far, by kind (spikes included): what a chaos run reports. */
+  injected: Record<"error" | "drop" | "malformed" | "hang" | "spike", number>;
   /** Think before answering unless told not to (a reasoning model); otherwise only when asked. */
   reasoning: boolean;
   reasoningField: ReasoningField;
@@ -163,8 +165,11 @@ export async function handleChat(body: string, state: ChatState): Promise<HttpRe
 
   remember(state.requests, request);
   const scripted = state.script.shift();
-  await sleep(scripted?.delay_ms ?? state.nextLatency() + state.nextSpike(), state.signal);
+  const spike = scripted ? 0 : state.nextSpike();
+  if (spike > 0) state.injected.spike++;
+  await sleep(scripted?.delay_ms ?? state.nextLatency() + spike, state.signal);
   const fault = scripted ? null : state.nextFault();
+  if (fault) state.injected[fault.kind]++;
   // A hung request is held (the client's timeout is what ends it for the client), then its connection dropped.
   if (fault?.kind === "hang") await sleep(fault.ms, state.signal);
   const failed = faultResult(fault, scripted);

@@ -28,8 +28,18 @@ export async function jobInfo(url: string, id: string): Promise<JobInfoLike> {
 /** Polls until the job leaves `running` (bounded: fails the test rather than hang). */
 export async function waitForJob(url: string, id: string, timeoutMs = 45_000): Promise<JobInfoLike> {
   const deadline = Date.now() + timeoutMs;
+  let refused = 0;
   for (;;) {
-    const info = await jobInfo(url, id);
+    let info: JobInfoLike;
+    try {
+      info = await jobInfo(url, id);
+      refused = 0;
+    } catch (error) {
+      // A kept-alive connection workerd closed under load ("other side closed"): poll again, a few times at most.
+      if (++refused > 5) throw error;
+      await sleep(200);
+      continue;
+    }
     if (info.status !== "running") return info;
     if (Date.now() > deadline) throw new Error(`job ${id} still running after ${timeoutMs} ms: ${JSON.stringify(info.counts)}`);
     await sleep(100);
