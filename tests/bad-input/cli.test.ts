@@ -33,6 +33,8 @@ interface CliCase {
   args: () => string[];
   /** A line the message must name, as `file:line: `; or a pattern the message must hold. */
   names?: () => string | RegExp;
+  /** Cases answered by one run of the command (every bad line of one file). */
+  shared?: () => Promise<{ code: number; stdout: string; stderr: string }>;
 }
 
 /** A file whose line 2 is bad (line 1 good), checked by a command: the message names file:2. */
@@ -67,9 +69,27 @@ const BAD_LINES: [string, string | Uint8Array][] = [
   ["a 5-million-character string", `{"responses_create_params": {"input": "${"s".repeat(5_000_000)}"}}`],
 ];
 
+/** Every kind of bad line in one file (line 1 good, then one bad line each): one run names each of them by its line. */
+function everyBadLine(command: (f: string) => string[], which: "validate" | "collate"): CliCase[] {
+  let at = "";
+  const write = () => {
+    const parts = [Buffer.from(`${GOOD}\n`), ...BAD_LINES.map(([, line]) => Buffer.concat([Buffer.from(line), Buffer.from("\n")]))];
+    at = file(`every-bad-line-${which}.jsonl`, new Uint8Array(Buffer.concat(parts)));
+    return command(at);
+  };
+  // One command run answers every case; the others read its answer.
+  let run: Promise<{ code: number; stdout: string; stderr: string }> | undefined;
+  return BAD_LINES.map(([name], i) => ({
+    name: `${which}: ${name}`,
+    args: write,
+    names: () => `${at}:${i + 2}: `,
+    shared: () => (run ??= edgegym(write(), 60_000)),
+  }));
+}
+
 const CASES: CliCase[] = [
-  ...BAD_LINES.map(([name, line]) => badLine(`validate: ${name}`, line, validate)),
-  ...BAD_LINES.slice(0, 6).map(([name, line]) => badLine(`collate: ${name}`, line, collate)),
+  ...everyBadLine(validate, "validate"),
+  ...everyBadLine(collate, "collate"),
   badLine(
     "validate -e: a tool the environment does not serve",
     JSON.stringify({ responses_create_params: { input: "hi", tools: [{ type: "function", name: "teleport", parameters: {} }] } }),
@@ -172,7 +192,7 @@ describe("the CLI's bad-input corpus", () => {
     const worker = async () => {
       while (next < CASES.length) {
         const c = CASES[next++]!;
-        const result = await edgegym(c.args(), 60_000);
+        const result = c.shared ? await c.shared() : await edgegym(c.args(), 60_000);
         const said = `${result.stderr}${result.stdout}`;
         const named = c.names?.();
         if (result.code !== 1) problems.push(`${c.name}: exit ${result.code}: ${said.slice(0, 300)}`);
