@@ -37,7 +37,10 @@ export interface LocalOptions {
   logs?: { dir?: string | false; echo?: boolean };
   /** Environments outside environments/ (a test's), each a Worker entry exporting what environmentWorker() gives. */
   extraEnvironments?: { name: string; entry: string }[];
-  /** On persisted state, resume the running jobs whose queued work was lost with the last process (default true). */
+  /**
+   * On persisted state, resume the running jobs whose queued work was lost with the last process (`edgegym dev` does;
+   * `collect` and `npm start`, which run their own job, do not: a job they leave running is cancelled or heals itself).
+   */
   resumeRunning?: boolean;
 }
 
@@ -149,7 +152,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<Local> {
     });
     const url = (await miniflare.ready).toString().replace(/\/$/, "");
     const fetcher = (route: string, init?: RequestInit) => fetch(`${url}${route}`, init);
-    const recovered = persist !== false && options.resumeRunning !== false ? await resumeRunningJobs(fetcher) : { jobs: [] };
+    const recovered = persist !== false && options.resumeRunning === true ? await resumeRunningJobs(fetcher) : { jobs: [] };
     const logs = output;
     return {
       url,

@@ -42,6 +42,8 @@ program
       verbose: true,
       environments: options.environments,
       persist: path.join(options.stateDir, "state"),
+      // The queues were in memory: running jobs left by the last process get back what they miss.
+      resumeRunning: true,
       logs: { dir: path.join(options.stateDir, "logs"), echo: true },
     });
     process.stdout.write(`edgegym gateway: ${local.url}\nmodel: ${local.modelBaseUrl}\nenvironments: ${local.environments.join(", ")}\n`);

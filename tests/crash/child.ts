@@ -9,6 +9,8 @@ if (!dir) throw new Error("usage: child.ts <state dir>");
 const local = await startLocal({
   port: 0,
   persist: path.join(dir, "state"),
+  // As `edgegym dev` does: running jobs left by the killed process are resumed.
+  resumeRunning: true,
   logs: { dir: path.join(dir, "logs") },
   environments: ["example_single_tool_call", "example_session_state_mgmt"],
   simulator: { latencyMs: { min: 5, max: 25 } },

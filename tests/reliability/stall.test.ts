@@ -15,7 +15,7 @@ const ROWS = Array.from({ length: 4 }, (_, i) => JSON.stringify({ responses_crea
 
 /** Starts, creates a job of 4 rows × 10 with a slow model, stops it part-way (its queues lost), and starts again. */
 async function interrupted(dir: string, writer: Record<string, string>) {
-  const options: LocalOptions = { environments: [ENVIRONMENT], persist: dir, resumeRunning: false, vars: { writer, agent: { BATCH_CONCURRENCY: "4" } } };
+  const options: LocalOptions = { environments: [ENVIRONMENT], persist: dir, vars: { writer, agent: { BATCH_CONCURRENCY: "4" } } };
   const first = await startTestLocal({ ...options, simulator: { latencyMs: 150 } });
   const created = await createJob(first.url, ROWS, { environment: ENVIRONMENT, num_repeats: "10" });
   const id = created.body.id as string;
