@@ -77,9 +77,12 @@ export function utf8Text(bytes: Uint8Array, what: string): string {
   }
 }
 
-/** A JSON body's content type: absent, or JSON (`application/json`, `application/*+json`); anything else is a 415. */
+/**
+ * A JSON body's content type: absent, JSON (`application/json`, `application/*+json`), or `text/plain` (what fetch()
+ * labels any string body with, so a script that forgets the header is not refused); anything else is a 415.
+ */
 export function isJsonContentType(header: string | undefined): boolean {
   if (!header) return true;
   const type = header.split(";")[0]!.trim().toLowerCase();
-  return type === "" || type === "application/json" || (type.startsWith("application/") && type.endsWith("+json"));
+  return type === "" || type === "application/json" || type === "text/plain" || (type.startsWith("application/") && type.endsWith("+json"));
 }

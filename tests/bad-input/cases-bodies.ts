@@ -42,7 +42,9 @@ const VARIANTS: Variant[] = [
   { name: "nested 10,000 deep inside a field", body: `{"responses_create_params": {"input": ${deep("[", "]")}}}`, status: 400, code: "too_deeply_nested" },
   { name: "bytes that are not UTF-8", body: notUtf8(), status: 400, code: "invalid_utf8" },
   { name: "a 5-million-character string", body: `{"responses_create_params": {"input": "${"x".repeat(5_000_000)}"}}`, status: 413, code: "string_too_long" },
-  { name: "text/plain", body: '{"a": 1}', headers: { "content-type": "text/plain" }, status: 415 },
+  { name: "text/plain that is not JSON", body: "hello, model", headers: { "content-type": "text/plain" }, status: 400, code: "invalid_json" },
+  { name: "HTML", body: "<html></html>", headers: { "content-type": "text/html" }, status: 415 },
+  { name: "XML", body: '<?xml version="1.0"?><row/>', headers: { "content-type": "application/xml" }, status: 415 },
   { name: "a form body", body: "a=1&b=2", headers: { "content-type": "application/x-www-form-urlencoded" }, status: 415 },
   { name: "multipart", body: "--x\r\n\r\n{}\r\n--x--", headers: { "content-type": "multipart/form-data; boundary=x" }, status: 415 },
 ];
