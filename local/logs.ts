@@ -1,6 +1,6 @@
 // The local emulation's Worker logs: workerd's output split into our JSON log lines (appended to .edgegym/logs/<session>.jsonl,
 // echoed readably by `edgegym dev`) and anything else (passed through); and reading them back for `edgegym logs`.
-import { createWriteStream, existsSync, mkdirSync, readdirSync, statSync, type WriteStream } from "node:fs";
+import { createWriteStream, existsSync, mkdirSync, readdirSync, rmSync, statSync, type WriteStream } from "node:fs";
 import { open } from "node:fs/promises";
 import path from "node:path";
 import { createInterface } from "node:readline";
@@ -72,8 +72,18 @@ export function captureRuntimeOutput(options: CaptureOptions): { handle: (stdout
   };
 }
 
-/** A new session's log file under the logs folder: sessions sort by their start time. */
+/** Sessions' log files kept in the logs folder: the oldest go when a new session starts. */
+const KEPT_SESSIONS = 20;
+
+/** A new session's log file under the logs folder (sessions sort by their start time); the oldest beyond 20 are removed. */
 export function sessionLogFile(dir: string): string {
+  if (existsSync(dir)) {
+    const old = readdirSync(dir)
+      .filter((name) => name.endsWith(".jsonl"))
+      .sort()
+      .slice(0, -(KEPT_SESSIONS - 1));
+    for (const name of old) rmSync(path.join(dir, name), { force: true });
+  }
   return path.join(dir, `${new Date().toISOString().replace(/[:.]/g, "-")}-${process.pid}.jsonl`);
 }
 

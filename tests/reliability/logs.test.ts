@@ -1,10 +1,11 @@
 // Logs you can follow: every Worker writes structured JSON lines (request, job and rollout ids, environment, outcome,
 // duration), never a token or a secret; the local emulation keeps them in .edgegym/logs and `edgegym logs` reads them.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createLogger, formatLine } from "../../http/log.js";
+import { type LogRecord, readLog } from "../../local/logs.js";
 import { edgegym } from "../helpers/cli.js";
 import { startTestLocal } from "../helpers/local.js";
 
@@ -33,6 +34,30 @@ describe("the logger", () => {
     expect(first.headers).toEqual({ authorization: "[redacted]" });
     expect(JSON.parse(lines[1]!)).toMatchObject({ level: "error", error: "boom with [redacted]", error_name: "TypeError" });
     expect(formatLine("warn", "gateway", "x", { note: `key ${MODEL_KEY}` })).not.toContain(MODEL_KEY);
+  });
+});
+
+describe("following a log file", () => {
+  it("reads the matching lines, then those appended, until stopped; other lines are skipped", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "edgegym-follow-"));
+    const file = path.join(dir, "session.jsonl");
+    const line = (fields: Record<string, unknown>) => `${JSON.stringify({ level: "info", worker: "agent", msg: "m", ...fields })}\n`;
+    writeFileSync(file, `${line({ job_id: "job_a" })}not json\n${line({ job_id: "job_b" })}`);
+    const controller = new AbortController();
+    const seen: LogRecord[] = [];
+    const reading = (async () => {
+      for await (const record of readLog(file, { job: "job_a" }, { follow: true, signal: controller.signal, pollMs: 20 })) {
+        seen.push(record);
+        if (seen.length === 1) appendFileSync(file, `${line({ job_id: "job_b" })}${line({ rollout_id: "job_a:0:1", level: "warn" })}`);
+        if (seen.length === 2) controller.abort();
+      }
+    })();
+    await reading;
+    expect(seen.map((r) => [r.job_id, r.rollout_id, r.level])).toEqual([
+      ["job_a", undefined, "info"],
+      [undefined, "job_a:0:1", "warn"],
+    ]);
+    rmSync(dir, { recursive: true, force: true });
   });
 });
 
