@@ -133,27 +133,30 @@ async function settle(
   const { message, body } = work;
   // Tries on earlier messages (handed back from a batch), then earlier deliveries of this one.
   const base = (body.tries ?? 0) + message.attempts;
+  /** Back to the queue after `runs` runs in this delivery; runs the queue did not see travel in a new message's `tries`. */
+  const handBack = async (runs: number, delayMs: number): Promise<void> => {
+    if (runs <= 1) return message.retry({ delaySeconds: delayMs / 1000 });
+    try {
+      await ports.rollouts.send({ ...body, tries: base + runs - 1 }, { delaySeconds: Math.ceil(delayMs / 1000) });
+      message.ack();
+    } catch (error) {
+      // The new message could not be sent: the queue's own retry keeps the rollout (its count of runs a little low).
+      (ports.log ?? silentLog).warn("a rollout could not be handed back as a new message; the queue retries it", { job_id: body.job_id, error });
+      message.retry({ delaySeconds: delayMs / 1000 });
+    }
+  };
   for (let run = 0; ; run++) {
     let outcome: RunOutcome;
     try {
       outcome = await slot(() => runOne(ports, body, readChunk, base + run));
     } catch (error) {
-      // The result could not be sent: the message comes back, and its next delivery tries again.
-      (ports.log ?? silentLog).warn("a rollout's result could not be sent; the message is retried", { job_id: body.job_id, error });
-      outcome = { kind: "again", delaySeconds: retryDelay(ports, base + run) };
+      // Its result (or failure record) could not be sent: the rollout ran, so it is not run again here; the queue brings it back.
+      (ports.log ?? silentLog).warn("a rollout's result could not be sent; the message goes back to the queue", { job_id: body.job_id, error });
+      return handBack(run + 1, retryDelay(ports, base + run) * 1000);
     }
     if (outcome.kind === "settled") return message.ack();
     const { inBatch, left } = await watch.wait(outcome.delaySeconds * 1000);
-    if (inBatch) continue;
-    if (run === 0) return message.retry({ delaySeconds: left / 1000 });
-    // Runs in this batch are not counted by the queue: the message goes back as a new one that says how many there were.
-    try {
-      await ports.rollouts.send({ ...body, tries: base + run }, { delaySeconds: Math.ceil(left / 1000) });
-      return message.ack();
-    } catch {
-      // Sending failed: the queue's own retry keeps the message (its count of runs is then a little low, never lost).
-      return message.retry({ delaySeconds: left / 1000 });
-    }
+    if (!inBatch) return handBack(run + 1, left);
   }
 }
 
