@@ -35,8 +35,8 @@ export interface LocalOptions {
   logLevel?: (typeof LOG_LEVELS)[number];
   /** Worker log lines: appended to a session file in `dir` (default .edgegym/logs when state persists), echoed when asked. */
   logs?: { dir?: string | false; echo?: boolean };
-  /** Environments outside environments/ (a test's), each a Worker entry exporting what environmentWorker() gives. */
-  extraEnvironments?: { name: string; entry: string }[];
+  /** Environments outside environments/ (a test's), each a Worker entry exporting what environmentWorker() gives, with its variables. */
+  extraEnvironments?: { name: string; entry: string; vars?: Record<string, string> }[];
   /**
    * On persisted state, resume the running jobs whose queued work was lost with the last process (`edgegym dev` does;
    * `collect` and `npm start`, which run their own job, do not: a job they leave running is cancelled or heals itself).
@@ -128,6 +128,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<Local> {
       if (own) {
         spec.entry = own.entry;
         delete spec.environment;
+        Object.assign(spec.vars, own.vars);
       }
     }
     // A variable no Worker could use is refused here, at start-up, naming the Worker and the variable.

@@ -10,15 +10,10 @@ const Rates = z
   .object({
     /** Share of seed_session calls that throw (the rollout fails as tool_error, and is retried). */
     seed_error: z.number(),
-    /** Share of tool calls that throw (the model sees the error as the tool's output, as in NeMo Gym). */
-    tool_error: z.number(),
-    /** Share of tool calls that hang for hang_ms (past the agent's tool timeout: tool_timeout, retried). */
-    tool_hang: z.number(),
     /** Share of verify calls that throw (verify_error, retried). */
     verify_error: z.number(),
     /** Share of verify calls whose judge fails (NeMo Gym's judge_failed: a failure record, not retried). */
     judge_error: z.number(),
-    hang_ms: z.number(),
   })
   .partial();
 
@@ -37,28 +32,32 @@ function hang(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+// Stateless on purpose: ten thousand rollouts would open ten thousand session Durable Objects. A tool call does not see
+// the row, so the tool's own rates come in its arguments (the row's tool schema gives them as defaults the model fills in).
 const environment = defineEnvironment({
   name: CHAOS_ENVIRONMENT,
   description: "A tool that throws or hangs at random, a seed and a verifier that fail at random: for the chaos suite.",
   task: z.object({ chaos: Rates.optional() }),
-  // Rates come from the row; a tool call does not see the row, so the seed keeps them for the session.
-  state: z.object({ chaos: Rates }),
   tools: {
     work: {
       description: "Does some work on a number.",
-      parameters: z.object({ n: z.number() }),
-      execute: async ({ n }, { state, signal }) => {
-        const rates = (await state.get())?.chaos ?? {};
-        if (roll(rates.tool_hang)) await hang(rates.hang_ms ?? 60_000, signal);
-        if (roll(rates.tool_error)) throw new Error("chaos: the tool failed");
+      parameters: z.object({
+        n: z.number(),
+        /** Share of calls that throw (the model sees the error as the tool's output, as in NeMo Gym). */
+        tool_error: z.number().optional(),
+        /** Share of calls that hang for hang_ms (past the agent's tool timeout: tool_timeout, retried). */
+        tool_hang: z.number().optional(),
+        hang_ms: z.number().optional(),
+      }),
+      execute: async ({ n, tool_error, tool_hang, hang_ms }, { signal }) => {
+        if (roll(tool_hang)) await hang(hang_ms ?? 60_000, signal);
+        if (roll(tool_error)) throw new Error("chaos: the tool failed");
         return { done: n };
       },
     },
   },
-  seedSession: async (row, { state }) => {
-    const rates = row.chaos ?? {};
-    if (roll(rates.seed_error)) throw new Error("chaos: seeding failed");
-    await state.set({ chaos: rates });
+  seedSession: (row) => {
+    if (roll(row.chaos?.seed_error)) throw new Error("chaos: seeding failed");
     return {};
   },
   verify: (request) => {

@@ -1,6 +1,9 @@
 // The chaos scenario: a job through the local emulation while every part misbehaves (the model: 10% HTTP 500/503, 5%
 // hangs past its timeout, 2% dropped connections, 1% cut-short bodies, 5% latency spikes; the environment's seed, tool and
 // verifier failing or hanging at random; 5% of bucket writes and queue sends failing), then every invariant checked.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { FAILURE_CLASSES } from "../../contracts/failures.js";
 import type { Local } from "../../local/emulation.js";
 import { createJob, jobLines, waitForJob } from "../helpers/jobs.js";
@@ -32,8 +35,11 @@ export interface ChaosReport {
   problems: string[];
 }
 
+/** The emulation under chaos, its state in a temporary folder (removed by `stop`), as the local emulation keeps it on disk. */
 export async function startChaosLocal(): Promise<Local> {
-  return startTestLocal({
+  const dir = mkdtempSync(path.join(tmpdir(), "edgegym-chaos-"));
+  const local = await startTestLocal({
+    persist: dir,
     environments: [],
     extraEnvironments: [chaosEnvironment],
     simulator: { latencyMs: { min: 2, max: 20 }, faults: MODEL_FAULTS, seed: 7 },
@@ -51,6 +57,13 @@ export async function startChaosLocal(): Promise<Local> {
       writer: { CHAOS_STORE_WRITE_FAILURE_RATE: PLUMBING_FAULTS.CHAOS_STORE_WRITE_FAILURE_RATE, RETRY_BASE_SECONDS: "0.2", STALL_SECONDS: "60" },
     },
   });
+  return {
+    ...local,
+    async stop() {
+      await local.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** Runs one job of rows × repeats under chaos and checks: one record per rollout, none twice, every failure classified and counted. */

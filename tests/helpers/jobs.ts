@@ -22,7 +22,9 @@ export async function createJob(url: string, jsonl: string, query: Record<string
 }
 
 export async function jobInfo(url: string, id: string): Promise<JobInfoLike> {
-  return (await (await fetch(`${url}/v1/jobs/${id}`)).json()) as JobInfoLike;
+  const response = await fetch(`${url}/v1/jobs/${id}`);
+  if (!response.ok) throw new Error(`GET /v1/jobs/${id} answered ${response.status}: ${(await response.text()).slice(0, 500)}`);
+  return (await response.json()) as JobInfoLike;
 }
 
 /** Polls until the job leaves `running` (bounded: fails the test rather than hang). */
@@ -35,7 +37,7 @@ export async function waitForJob(url: string, id: string, timeoutMs = 45_000): P
       info = await jobInfo(url, id);
       refused = 0;
     } catch (error) {
-      // A kept-alive connection workerd closed under load ("other side closed"): poll again, a few times at most.
+      // A kept-alive connection workerd closed under load ("other side closed"), or a passing error: poll again, a few times at most.
       if (++refused > 5) throw error;
       await sleep(200);
       continue;
