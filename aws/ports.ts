@@ -7,8 +7,10 @@ import type { EnvironmentRpc } from "../contracts/rpc.js";
 import { type Environment, inProcessEnvironment } from "../environments/sdk/index.js";
 import type { AgentPorts } from "../functions/agent/ports.js";
 import { type BucketJobs, bucketJobs, bucketResults } from "../ledger/index.js";
+import { guardedQueue } from "../queues/guarded.js";
 import { sqsQueue } from "../queues/sqs.js";
 import type { AwsClients } from "../storage/aws.js";
+import { guardedStore, type StoreGuards } from "../storage/guarded.js";
 import { s3Store } from "../storage/s3.js";
 import type { ObjectStore } from "../storage/store.js";
 import { inProcessModel, judgeVars, policyVars } from "./model.js";
@@ -29,9 +31,17 @@ export function parseBucket(spec: string): BucketLocation {
   return { bucket: match[1], prefix: prefix ? `${prefix}/` : "" };
 }
 
-/** The job store of a bucket location; "emulated" conditional writes only for an endpoint that ignores If-None-Match (see s3Store). */
-export function bucketStore(clients: Pick<AwsClients, "s3">, location: BucketLocation, conditionalWrites: "native" | "emulated" = "native"): ObjectStore {
-  return s3Store(clients.s3, location.bucket, location.prefix, { conditionalWrites });
+/**
+ * The job store of a bucket location; "emulated" conditional writes only for an endpoint that ignores If-None-Match (see
+ * s3Store). Every call is bounded in time, as on Cloudflare (storage/guarded.ts); `guards` adds the chaos suite's faults.
+ */
+export function bucketStore(
+  clients: Pick<AwsClients, "s3">,
+  location: BucketLocation,
+  conditionalWrites: "native" | "emulated" = "native",
+  guards: StoreGuards = {},
+): ObjectStore {
+  return guardedStore(s3Store(clients.s3, location.bucket, location.prefix, { conditionalWrites }), guards);
 }
 
 export interface AwsAgentOptions {
@@ -63,17 +73,18 @@ export function awsAgent(options: AwsAgentOptions): AwsAgent {
   const names = Object.keys(options.environments);
   const config = parseVars(AgentVars, { ...env, ENVIRONMENTS: names.join(",") }, "agent");
   const surfaces = environmentSurfaces(options.environments, env);
-  const store = bucketStore(options.clients, options.bucket, options.conditionalWrites);
+  const store = bucketStore(options.clients, options.bucket, options.conditionalWrites, { writeFailureRate: config.CHAOS_STORE_WRITE_FAILURE_RATE });
   const jobs = bucketJobs(store, { environment: (name) => surfaces.get(name) });
   const ports: AgentPorts = {
     config,
     model: inProcessModel(policyVars(env)),
     environment: (name) => surfaces.get(name),
     environments: names,
-    rollouts: sqsQueue<WorkMessage>(options.clients.sqs, options.queueUrl),
+    // Sends bounded in time, as on Cloudflare (queues/guarded.ts); the chaos rate is 0 outside the chaos suite.
+    rollouts: guardedQueue(sqsQueue<WorkMessage>(options.clients.sqs, options.queueUrl), { sendFailureRate: config.CHAOS_QUEUE_SEND_FAILURE_RATE }),
     results: bucketResults(jobs),
     store,
-    job: (id) => ({ started: () => jobs.started(id) }),
+    job: (id) => ({ started: () => jobs.started(id), abandon: (scope, failure) => jobs.abandon(id, scope, failure) }),
   };
   return { ports, jobs, sqs: options.clients.sqs };
 }

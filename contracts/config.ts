@@ -54,6 +54,24 @@ function list() {
 
 const optionalText = z.preprocess(unset, z.string().optional());
 
+export const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
+/** Every Worker's log level (http/log.ts): info unless set; tests run silent unless EDGEGYM_TEST_LOGS is set. */
+const logLevel = z.preprocess(
+  (value) => (typeof value === "string" ? unset(value.trim().toLowerCase()) : value),
+  z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).optional(),
+);
+
+/** A share of calls to fail on purpose (0–1): chaos testing only, never set in a deployment. */
+function rate() {
+  return z.preprocess(unset, z.coerce.number({ error: "must be a number" }).min(0, "must be between 0 and 1").max(1, "must be between 0 and 1").default(0));
+}
+
+/** Faults the chaos suite injects through the ports: writes to the bucket and sends to the queues that fail. */
+const chaos = {
+  CHAOS_STORE_WRITE_FAILURE_RATE: rate(),
+  CHAOS_QUEUE_SEND_FAILURE_RATE: rate(),
+};
+
 export const GatewayVars = z.object({
   /** Comma-separated names of the environments deployed with this gateway. */
   ENVIRONMENTS: list(),
@@ -77,8 +95,11 @@ export const GatewayVars = z.object({
   ADMISSION_RETRY_AFTER_SECONDS: integer(1, 1),
   /** A slot whose holder never gave it back (an isolate that died) is taken back after this long, in seconds. */
   ADMISSION_LEASE_SECONDS: integer(1, 960),
-  /** "false": no access log line per request. */
+  /** How long /run waits for the agent: longer than the agent's ROLLOUT_TIMEOUT_MS (whose deadline ends a rollout first). */
+  RUN_TIMEOUT_MS: integer(1, 960_000),
+  /** "false": no request log line (the gateway's access log) per request. */
   LOG_REQUESTS: flag(true),
+  LOG_LEVEL: logLevel,
 });
 export type GatewayConfig = z.output<typeof GatewayVars>;
 
@@ -95,6 +116,8 @@ export const AgentVars = z.object({
   ROLLOUT_TIMEOUT_MS: integer(1, 900_000),
   TOOL_TIMEOUT_MS: integer(1, 60_000),
   MODEL_TIMEOUT_MS: integer(1, 300_000),
+  LOG_LEVEL: logLevel,
+  ...chaos,
 });
 export type AgentConfig = z.output<typeof AgentVars>;
 
@@ -129,11 +152,20 @@ export const ModelProxyVars = z.object({
   EXTRA_BODY: jsonObject(),
   /** JSON object of sampling params forced onto every upstream body, over what the caller sent (on-policy sampling). */
   SAMPLING_OVERRIDES: jsonObject(),
+  LOG_LEVEL: logLevel,
 });
 export type ModelProxyVarsOutput = z.output<typeof ModelProxyVars>;
 
 export const WriterVars = z.object({
   ENVIRONMENTS: list(),
+  /** A running job that records nothing for this long is stalled: its Job object re-enqueues what is missing. */
+  STALL_SECONDS: number(0.1, 900),
+  /** Heals of a stalled job before what is still missing becomes dead_letter failure records (so the job completes). */
+  MAX_HEALS: integer(0, 3),
+  /** Backoff base for results that could not be recorded: base × 2, 4, 8… seconds, capped at 30 s. */
+  RETRY_BASE_SECONDS: number(0, 1),
+  LOG_LEVEL: logLevel,
+  CHAOS_STORE_WRITE_FAILURE_RATE: chaos.CHAOS_STORE_WRITE_FAILURE_RATE,
 });
 export type WriterConfig = z.output<typeof WriterVars>;
 
@@ -142,6 +174,7 @@ export const EnvironmentVars = z.object({
   SESSION_TTL_SECONDS: integer(1, 3600),
   /** The key session ids are signed with (HMAC-SHA256): at least 32 characters, secret, the same for every environment. */
   SESSION_SECRET: z.preprocess(unset, z.string({ error: "is not set" }).min(32, "must be at least 32 characters")),
+  LOG_LEVEL: logLevel,
 });
 export type EnvironmentConfig = z.output<typeof EnvironmentVars>;
 

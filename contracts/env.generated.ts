@@ -20,6 +20,7 @@ export interface GatewayEnv extends EnvironmentServices {
   ADMISSION_RETRY_AFTER_SECONDS?: string;
   API_TOKENS?: string;
   ENVIRONMENTS: string;
+  LOG_LEVEL?: string;
   LOG_REQUESTS?: string;
   MAX_BODY_BYTES?: string;
   MAX_IN_FLIGHT?: string;
@@ -29,6 +30,7 @@ export interface GatewayEnv extends EnvironmentServices {
   MAX_UPLOAD_BYTES?: string;
   RATE_LIMIT_BURST?: string;
   RATE_LIMIT_PER_SECOND?: string;
+  RUN_TIMEOUT_MS?: string;
 }
 
 export interface AgentEnv extends EnvironmentServices {
@@ -38,7 +40,10 @@ export interface AgentEnv extends EnvironmentServices {
   RESULTS: Queue<string>;
   BUCKET: R2Bucket;
   BATCH_CONCURRENCY?: string;
+  CHAOS_QUEUE_SEND_FAILURE_RATE?: string;
+  CHAOS_STORE_WRITE_FAILURE_RATE?: string;
   ENVIRONMENTS: string;
+  LOG_LEVEL?: string;
   MAX_ATTEMPTS?: string;
   MAX_STEPS?: string;
   MODEL_TIMEOUT_MS?: string;
@@ -50,6 +55,7 @@ export interface AgentEnv extends EnvironmentServices {
 export interface ModelProxyEnv {
   CHAT_TEMPLATE_KWARGS?: string;
   EXTRA_BODY?: string;
+  LOG_LEVEL?: string;
   MODEL_API_KEY?: string;
   MODEL_BASE_URL: string;
   MODEL_BASE_URLS?: string;
@@ -68,13 +74,20 @@ export interface ModelProxyEnv {
 
 export interface WriterEnv extends EnvironmentServices {
   JOBS: JobNamespace;
+  ROLLOUTS: Queue<WorkMessage>;
   BUCKET: R2Bucket;
+  CHAOS_STORE_WRITE_FAILURE_RATE?: string;
   ENVIRONMENTS: string;
+  LOG_LEVEL?: string;
+  MAX_HEALS?: string;
+  RETRY_BASE_SECONDS?: string;
+  STALL_SECONDS?: string;
 }
 
 export interface EnvironmentEnv {
   JUDGE: ModelService;
   SESSIONS: SessionNamespace;
+  LOG_LEVEL?: string;
   SESSION_SECRET?: string;
   SESSION_TTL_SECONDS?: string;
 }

@@ -1,7 +1,10 @@
 // The Job Durable Object's calls and the shapes it trades in: a job's configuration, status, results and their places.
 import type { AggregateMetrics } from "../protocol/index.js";
+import type { FailureClass, FailureCounts } from "./failures.js";
 import type { BrowsePage, BrowseQuery, JobSummary, SummaryOptions } from "./job-views.js";
-import type { ModelChoice, ObjectNamespace } from "./rpc.js";
+import { type ExpandMessage, jobKeys } from "./messages.js";
+import { type ModelChoice, type ObjectNamespace, within } from "./rpc.js";
+import { TIMEOUTS } from "./timeouts.js";
 
 export interface SkippedLine {
   line: number;
@@ -31,6 +34,20 @@ export interface JobCounts {
   running: number;
   done: number;
   failed: number;
+  /**
+   * The failures by class (contracts/failures.ts); they add up to `failed`. The Job object counts them as they land; the
+   * AWS path's ledger (no object sees every result) once the job completes, from its chunks' seals.
+   */
+  failed_by_class?: FailureCounts;
+}
+
+/** A running job that recorded nothing for longer than its stall time: since when, and how often it was healed. */
+export interface JobStall {
+  /** When the last result was recorded (or the job started, resumed or was healed), epoch ms. */
+  since: number;
+  /** Times the Job object re-enqueued what was missing, of at most `max_heals`. */
+  heals: number;
+  max_heals: number;
 }
 
 export interface JobInfo {
@@ -46,6 +63,12 @@ export interface JobInfo {
   completed_at?: number;
   elapsed_seconds: number;
   skipped_lines?: SkippedLine[];
+  /** Present while the job is stalled (nothing recorded for its stall time); it heals itself a bounded number of times. */
+  stalled?: JobStall;
+  /** Times the job re-enqueued what was missing after a stall. */
+  heals?: number;
+  /** Each stall the job had (the latest 10): when, how many rollouts were missing, and what the Job object did. */
+  stalls?: StallRecord[];
   /** Per environment, once the job has completed. */
   metrics?: Record<string, AggregateMetrics>;
 }
@@ -87,6 +110,29 @@ export interface ResumePlan {
   tasks: number[];
 }
 
+/** Which rollouts a failure stands for: those of one inputs chunk (optionally only some pairs), or the listed pairs. */
+export type RolloutScope = { chunk_key: string; only?: [number, number][] } | { pairs: [number, number][] };
+
+export interface StallRecord {
+  /** When the stall was found, epoch ms. */
+  at: number;
+  /** Rollouts without a record then. */
+  missing: number;
+  /** Re-enqueued them, or (its heals spent) recorded them as dead_letter failures. */
+  action: "healed" | "gave_up";
+}
+
+/** A failure the Job object writes itself, for rollouts no agent will answer (a dead-lettered expand, a job that gave up healing). */
+export interface Abandonment {
+  failure_class: FailureClass;
+  message: string;
+}
+
+export interface ResumeOptions {
+  /** Re-enqueue only rollouts with no record at all, keeping the failures (crash recovery); default: failures run again too. */
+  onlyMissing?: boolean;
+}
+
 export interface JobRpc {
   create(config: JobConfig): Promise<JobInfo>;
   info(): Promise<JobInfo | null>;
@@ -94,7 +140,9 @@ export interface JobRpc {
   started(count: number): Promise<{ numRepeats: number; model?: ModelChoice } | null>;
   record(entries: ResultEntry[]): Promise<{ written: number; duplicates: number }>;
   cancel(): Promise<JobInfo | null>;
-  resume(): Promise<ResumePlan | null>;
+  resume(options?: ResumeOptions): Promise<ResumePlan | null>;
+  /** Writes a failure record for each rollout in the scope that has no result yet; answers how many it wrote. */
+  abandon(scope: RolloutScope, failure: Abandonment): Promise<{ written: number }>;
   /** One page of result locations after `after` (a task, repeat pair), in order. */
   locations(kind: ResultKind, after?: [number, number], limit?: number): Promise<LocationPage>;
   /** The results so far as distributions and tallies (the dashboard's view); null for an unknown job. */
@@ -104,3 +152,57 @@ export interface JobRpc {
 }
 
 export type JobNamespace = ObjectNamespace<JobRpc>;
+
+/** Rows per inputs chunk: the unit the agent expands into rollout messages (chunk i holds accepted tasks i×100 … i×100+99). */
+export const CHUNK_ROWS = 100;
+
+/** The task indices an inputs chunk holds, from the job's accepted tasks in order. */
+export function chunkTasks(config: Pick<JobConfig, "tasks" | "chunk_keys">, chunkKey: string): number[] {
+  const chunk = config.chunk_keys.indexOf(chunkKey);
+  return chunk < 0 ? [] : config.tasks.slice(chunk * CHUNK_ROWS, (chunk + 1) * CHUNK_ROWS);
+}
+
+/** The (task, repeat) pairs a scope stands for. */
+export function scopePairs(config: Pick<JobConfig, "tasks" | "chunk_keys" | "num_repeats">, scope: RolloutScope): [number, number][] {
+  if ("pairs" in scope) return scope.pairs;
+  if (scope.only) return scope.only;
+  const pairs: [number, number][] = [];
+  for (const task of chunkTasks(config, scope.chunk_key)) for (let repeat = 0; repeat < config.num_repeats; repeat++) pairs.push([task, repeat]);
+  return pairs;
+}
+
+/** Wanted (task, repeat) pairs as one expand message per chunk that holds them. */
+export function expandMessages(config: Pick<JobConfig, "id" | "tasks" | "chunk_keys">, wanted: [number, number][], attempt: number): ExpandMessage[] {
+  const position = new Map(config.tasks.map((task, i) => [task, i]));
+  const byChunk = new Map<number, [number, number][]>();
+  for (const pair of wanted) {
+    const chunk = Math.floor((position.get(pair[0]) ?? 0) / CHUNK_ROWS);
+    const list = byChunk.get(chunk) ?? [];
+    list.push(pair);
+    byChunk.set(chunk, list);
+  }
+  return [...byChunk].map(([chunk, only]) => ({
+    kind: "expand",
+    job_id: config.id,
+    chunk_key: config.chunk_keys[chunk] ?? jobKeys.inputsChunk(config.id, chunk),
+    only,
+    attempt,
+  }));
+}
+
+/** A Job object's calls, each bounded in time (an RPC promise cannot be cancelled: the caller stops waiting). */
+export function boundedJob(stub: JobRpc, ms: number = TIMEOUTS.jobRpcMs): JobRpc {
+  const bound = <T>(call: Promise<T>, what: string) => within(call, AbortSignal.timeout(ms), `the Job object (${what})`);
+  return {
+    create: (config) => bound(stub.create(config), "create"),
+    info: () => bound(stub.info(), "info"),
+    started: (count) => bound(stub.started(count), "started"),
+    record: (entries) => bound(stub.record(entries), "record"),
+    cancel: () => bound(stub.cancel(), "cancel"),
+    resume: (options) => bound(stub.resume(options), "resume"),
+    abandon: (scope, failure) => bound(stub.abandon(scope, failure), "abandon"),
+    locations: (kind, after, limit) => bound(stub.locations(kind, after, limit), "locations"),
+    summary: (options) => bound(stub.summary(options), "summary"),
+    browse: (query) => bound(stub.browse(query), "browse"),
+  };
+}

@@ -20,6 +20,8 @@ export const RolloutMessage = z.object({
   rollout_index: z.number().int().nonnegative(),
   /** Bumped by resume, so a rollout id's attempts can be told apart. */
   attempt: z.number().int().positive().default(1),
+  /** Runs of this rollout on earlier messages (a batch that ran it again itself, then handed it back): its attempt budget counts them. */
+  tries: z.number().int().nonnegative().optional(),
   /** The materialized row, inline when small… (checked against the protocol when the job accepted it, not again) */
   row: z.custom<DatasetRow>((value) => typeof value === "object" && value !== null && !Array.isArray(value), "must be an object").optional(),
   /** …else the inputs chunk that holds it. */

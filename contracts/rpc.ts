@@ -140,6 +140,8 @@ export interface RunOptions extends ModelChoice {
   maxSteps?: number;
   /** The name of the caller's token: the environment sessions of the rollout are bound to it. */
   caller?: string;
+  /** The gateway's request id, for the agent's log lines about this rollout. */
+  requestId?: string;
 }
 
 export interface AgentRpc {

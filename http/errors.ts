@@ -2,8 +2,9 @@
 import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { RpcError } from "../contracts/rpc.js";
+import { DeadlineError, type RpcError } from "../contracts/rpc.js";
 import { EdgegymError, type ErrorStatus } from "../protocol/index.js";
+import { isJsonContentType, parseJsonWithin, utf8Text } from "./json.js";
 
 export function errorResponse(status: ErrorStatus, code: string, message: string): Response {
   return Response.json(new EdgegymError(status, code, message).toEnvelope(), { status });
@@ -14,6 +15,8 @@ export const onError: ErrorHandler = (error, c) => {
   // A middleware's own answer (bearer auth's 401 with WWW-Authenticate) goes out as it made it.
   if (error instanceof HTTPException) return error.getResponse();
   if (error instanceof EdgegymError) return c.json(error.toEnvelope(), error.status as ContentfulStatusCode);
+  // A call this Worker stopped waiting for (contracts/rpc.ts within): a timeout, said as one.
+  if (error instanceof DeadlineError) return c.json(new EdgegymError(504, "timeout", error.message).toEnvelope(), 504);
   const message = error instanceof Error ? error.message : String(error);
   return c.json(new EdgegymError(500, "internal_error", message).toEnvelope(), 500);
 };
@@ -21,22 +24,25 @@ export const onError: ErrorHandler = (error, c) => {
 export const notFound: NotFoundHandler = (c) =>
   c.json(new EdgegymError(404, "not_found", `no route for ${c.req.method} ${new URL(c.req.url).pathname}`).toEnvelope(), 404);
 
-/** The request body as JSON; an empty body is `{}` (NeMo Gym posts tools without arguments that way). */
+/**
+ * The request body as JSON; an empty body is `{}` (NeMo Gym posts tools without arguments that way). A content type that is
+ * not JSON is a 415, bytes that are not UTF-8 a 400, and nesting or strings past the limits (http/json.ts) a 4xx.
+ */
 export async function readJson(c: Context): Promise<unknown> {
-  const text = await c.req.text();
-  if (text.trim() === "") return {};
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new EdgegymError(400, "invalid_json", `request body is not valid JSON: ${reason}`);
+  if (!isJsonContentType(c.req.header("content-type"))) {
+    throw new EdgegymError(415, "unsupported_media_type", `the body must be JSON (Content-Type: application/json), not ${c.req.header("content-type")}`);
   }
+  const text = utf8Text(new Uint8Array(await c.req.arrayBuffer()), "request body");
+  if (text.trim() === "") return {};
+  return parseJsonWithin(text, "request body");
 }
 
-/** An error as data for an RPC answer: an EdgegymError keeps its status and code, anything else is a 500 naming it. */
+/** An error as data for an RPC answer: an EdgegymError keeps its status and code, a deadline is a 504, anything else a 500. */
 export function rpcError(error: unknown): RpcError {
   if (error instanceof EdgegymError)
     return { status: error.status, code: error.code, message: error.message, ...(error.issues ? { issues: error.issues } : {}) };
+  // A call this Worker stopped waiting for (contracts/rpc.ts within): a timeout, said as one.
+  if (error instanceof DeadlineError) return { status: 504, code: "timeout", message: error.message };
   return { status: 500, code: "internal_error", message: error instanceof Error ? error.message : String(error) };
 }
 

@@ -81,6 +81,8 @@ export function createWorkers(root: string, specs: WorkerSpec[], secrets: Secret
         worker: (args) => {
           // Bindings under the names the code reads (env.AGENT, env.JOBS…), which SST's `link` cannot choose.
           args.bindings = $output(args.bindings ?? []).apply((existing) => [...existing, ...(bindings as typeof existing)]);
+          // Workers Logs: each Worker's structured JSON lines (http/log.ts), with invocation logs, kept and searchable.
+          args.observability = { enabled: true, headSamplingRate: 1, logs: { enabled: true, invocationLogs: true, headSamplingRate: 1 } };
         },
       },
     });

@@ -58,6 +58,8 @@ export const CONSUMERS = {
   rollouts: { maxBatchSize: 100, maxBatchTimeout: 0.05, maxRetries: 5, deadLetterQueue: QUEUES.rolloutsDlq },
   rolloutsDlq: { maxBatchSize: 100, maxBatchTimeout: 0.5, maxRetries: 5 },
   results: { maxBatchSize: 100, maxBatchTimeout: 0.05, maxRetries: 10, deadLetterQueue: QUEUES.resultsDlq },
+  // A result whose write kept failing: the writer records it as a dead_letter failure, so its job still completes.
+  resultsDlq: { maxBatchSize: 100, maxBatchTimeout: 0.5, maxRetries: 5 },
 } satisfies Record<string, QueueConsumer>;
 
 export interface TopologyOptions {
@@ -146,7 +148,9 @@ export function topology(options: TopologyOptions): WorkerSpec[] {
       services: environmentServices,
       vars: { ENVIRONMENTS: list, ...options.vars?.writer },
       durableObjects: { JOBS: { className: JOB_CLASS } },
-      queueConsumers: { [QUEUES.results]: CONSUMERS.results },
+      // A stalled job's Job object re-enqueues what is missing itself.
+      queueProducers: { ROLLOUTS: QUEUES.rollouts },
+      queueConsumers: { [QUEUES.results]: CONSUMERS.results, [QUEUES.resultsDlq]: CONSUMERS.resultsDlq },
       buckets: { BUCKET: BUCKET_NAME },
       secrets: [],
     },

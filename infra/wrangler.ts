@@ -14,6 +14,8 @@ export interface WranglerConfig {
     consumers?: { queue: string; max_batch_size: number; max_batch_timeout: number; max_retries: number; dead_letter_queue?: string }[];
   };
   r2_buckets?: { binding: string; bucket_name: string }[];
+  /** Workers Logs: every Worker's structured log lines (http/log.ts) collected, searchable in the dashboard. */
+  observability?: { enabled: boolean; head_sampling_rate?: number };
 }
 
 /** `main` is the entry path as wrangler should see it from where the config file is written. */
@@ -21,7 +23,7 @@ export function wranglerConfig(spec: WorkerSpec, main: string): WranglerConfig {
   const own = Object.values(spec.durableObjects)
     .filter((t) => !t.scriptName)
     .map((t) => t.className);
-  const config: WranglerConfig = { name: spec.name, main, compatibility_date: COMPATIBILITY_DATE };
+  const config: WranglerConfig = { name: spec.name, main, compatibility_date: COMPATIBILITY_DATE, observability: { enabled: true, head_sampling_rate: 1 } };
   if (Object.keys(spec.vars).length) config.vars = spec.vars;
   if (Object.keys(spec.services).length)
     config.services = Object.entries(spec.services).map(([binding, target]) => ({

@@ -1,11 +1,13 @@
 // Jobs kept in a bucket alone (S3, R2's S3 API): what the Job Durable Object does on Cloudflare, by deterministic keys,
 // conditional writes and listing. The AWS path's agents record results here; the CLI reads status and results from here.
 import { z } from "zod";
-import type { JobInfo, ResultKind } from "../contracts/jobs.js";
+import { countedClass, emptyFailureCounts, type FailureCounts } from "../contracts/failures.js";
+import type { Abandonment, JobInfo, ResultKind, RolloutScope } from "../contracts/jobs.js";
 import { decodeResult, encodeResult, type WorkMessage } from "../contracts/messages.js";
 import type { AggregateMetrics } from "../protocol/index.js";
 import type { MessageQueue } from "../queues/queue.js";
 import type { ObjectStore } from "../storage/store.js";
+import { abandonedResults } from "./abandon.js";
 import { ledgerKeys } from "./keys.js";
 import { type BucketJobManifest, type Manifest, readManifest } from "./manifest.js";
 import { assemble, counts, listResults } from "./records.js";
@@ -26,6 +28,8 @@ export interface BucketJobs {
   started(id: string): Promise<{ numRepeats: number } | null>;
   /** Records a result in its wire form (contracts/messages.ts): written once per (task, repeat) and kind, whoever sends it again. */
   record(text: string): Promise<{ written: boolean }>;
+  /** A failure record for each rollout of the scope without a result yet (a dead-lettered expand message); how many it wrote. */
+  abandon(id: string, scope: RolloutScope, failure: Abandonment): Promise<{ written: number }>;
   cancel(id: string): Promise<JobInfo | null>;
   /** Forgets the failures and re-enqueues every (task, repeat) without a scored rollout. */
   resume(id: string, rollouts: MessageQueue<WorkMessage>): Promise<(JobInfo & { resumed: number }) | null>;
@@ -33,7 +37,8 @@ export interface BucketJobs {
   lines(id: string, kind: ResultKind): AsyncGenerator<string>;
 }
 
-function describe(manifest: Manifest, status: JobInfo["status"], done: number, failed: number, completedAt?: number): JobInfo {
+function describe(manifest: Manifest, status: JobInfo["status"], done: number, failed: number, completed?: Completed): JobInfo {
+  const completedAt = completed?.completed_at;
   const open = Math.max(0, manifest.total - done - failed);
   return {
     id: manifest.id,
@@ -42,13 +47,28 @@ function describe(manifest: Manifest, status: JobInfo["status"], done: number, f
     num_repeats: manifest.num_repeats,
     tasks: manifest.tasks.length,
     // Nothing counts the rollouts being run on this path (no object sees every start): the open ones are "queued".
-    counts: { total: manifest.total, queued: status === "running" ? open : 0, running: 0, done, failed },
+    // Failures by class are counted when the job completes (from its chunks' seals): until then only their number is known.
+    counts: {
+      total: manifest.total,
+      queued: status === "running" ? open : 0,
+      running: 0,
+      done,
+      failed,
+      ...(completed?.failed_by_class ? { failed_by_class: completedClasses(completed.failed_by_class) } : {}),
+    },
     progress: manifest.total === 0 ? 1 : (done + failed) / manifest.total,
     created_at: manifest.created_at,
     ...(completedAt ? { completed_at: completedAt } : {}),
     elapsed_seconds: ((completedAt ?? Date.now()) - manifest.created_at) / 1000,
     ...(manifest.skipped_lines?.length ? { skipped_lines: manifest.skipped_lines } : {}),
   };
+}
+
+/** A completion marker's counts by class, every class present. */
+function completedClasses(byClass: Record<string, number>): FailureCounts {
+  const counts = emptyFailureCounts();
+  for (const [name, count] of Object.entries(byClass)) counts[countedClass(name)] += count;
+  return counts;
 }
 
 export function bucketJobs(store: ObjectStore, options: SealOptions = {}): BucketJobs {
@@ -73,7 +93,35 @@ export function bucketJobs(store: ObjectStore, options: SealOptions = {}): Bucke
       if (!completed) return describe(manifest, "running", done, failed);
     }
     const metrics = await readJson(store, ledgerKeys.metrics(id), MetricsFile);
-    return { ...describe(manifest, "completed", completed.done, completed.failed, completed.completed_at), ...(metrics ? { metrics } : {}) };
+    return { ...describe(manifest, "completed", completed.done, completed.failed, completed), ...(metrics ? { metrics } : {}) };
+  }
+
+  /** Records a result in its wire form: once per (task, repeat) and kind; the write that completes a task, chunk or job finishes it. */
+  async function record(text: string): Promise<{ written: boolean }> {
+    const { header, line } = decodeResult(text);
+    const manifest = await readManifest(store, header.job_id);
+    const chunk = manifest?.chunkOf(header.task_index);
+    // A result for a job (or task) this bucket does not have can never complete anything: it is dropped, not retried.
+    if (!manifest || chunk === undefined || header.rollout_index >= manifest.num_repeats) return { written: false };
+    let recorded = line;
+    if (recorded === undefined && header.line_key) recorded = await (await store.get(header.line_key))?.text();
+    if (recorded === undefined) throw new Error(`result ${header.rollout_id} carries no record`);
+    const { line_key: _pointer, ...own } = header;
+    // The record object is self-contained: header and line, whatever way the line travelled.
+    const key = ledgerKeys.record(manifest.id, chunk, header.kind, header.task_index, header.rollout_index);
+    const written = await store.put(key, encodeResult({ header: own, line: recorded }), { contentType: "text/plain", onlyIfAbsent: true });
+    // Whether this write won or lost, its task, chunk and job may now be complete (a redelivery after a crash finishes
+    // what it began). A writer lists only its task's few results; the last of a task marks it, the last of a chunk's
+    // tasks seals the chunk: no write lists more than a task, except the one that completes a chunk.
+    const task = header.task_index;
+    if ((await listResults(store, manifest, { chunk, task })).size < manifest.num_repeats) return { written };
+    await store.put(ledgerKeys.taskDone(manifest.id, chunk, task), "", { contentType: "text/plain" });
+    if ((await countKeys(store, ledgerKeys.tasksDone(manifest.id, chunk))) < manifest.tasksOf(chunk).length) return { written };
+    const sealed = await exists(store, ledgerKeys.seal(manifest.id, chunk));
+    if (!sealed || written) {
+      if (await sealChunk(store, manifest, chunk)) await finishJob(store, manifest, options, sealed);
+    } else await finishJob(store, manifest, options);
+    return { written };
   }
 
   return {
@@ -90,30 +138,15 @@ export function bucketJobs(store: ObjectStore, options: SealOptions = {}): Bucke
       return { numRepeats: manifest.num_repeats };
     },
 
-    async record(text) {
-      const { header, line } = decodeResult(text);
-      const manifest = await readManifest(store, header.job_id);
-      const chunk = manifest?.chunkOf(header.task_index);
-      // A result for a job (or task) this bucket does not have can never complete anything: it is dropped, not retried.
-      if (!manifest || chunk === undefined || header.rollout_index >= manifest.num_repeats) return { written: false };
-      let record = line;
-      if (record === undefined && header.line_key) record = await (await store.get(header.line_key))?.text();
-      if (record === undefined) throw new Error(`result ${header.rollout_id} carries no record`);
-      const { line_key: _pointer, ...own } = header;
-      // The record object is self-contained: header and line, whatever way the line travelled.
-      const key = ledgerKeys.record(manifest.id, chunk, header.kind, header.task_index, header.rollout_index);
-      const written = await store.put(key, encodeResult({ header: own, line: record }), { contentType: "text/plain", onlyIfAbsent: true });
-      // Whether this write won or lost, its task, chunk and job may now be complete (a redelivery after a crash finishes
-      // what it began). A writer lists only its task's few results; the last of a task marks it, the last of a chunk's
-      // tasks seals the chunk: no write lists more than a task, except the one that completes a chunk.
-      const task = header.task_index;
-      if ((await listResults(store, manifest, { chunk, task })).size < manifest.num_repeats) return { written };
-      await store.put(ledgerKeys.taskDone(manifest.id, chunk, task), "", { contentType: "text/plain" });
-      if ((await countKeys(store, ledgerKeys.tasksDone(manifest.id, chunk))) < manifest.tasksOf(chunk).length) return { written };
-      const sealed = await exists(store, ledgerKeys.seal(manifest.id, chunk));
-      if (!sealed || written) {
-        if (await sealChunk(store, manifest, chunk)) await finishJob(store, manifest, options, sealed);
-      } else await finishJob(store, manifest, options);
+    record,
+
+    async abandon(id, scope, failure) {
+      const manifest = await readManifest(store, id);
+      if (!manifest) return { written: 0 };
+      const texts = abandonedResults(manifest, scope, failure, await listResults(store, manifest));
+      let written = 0;
+      // One at a time: each write may complete a task or a chunk, which the next one's listing then sees.
+      for (const text of texts) if ((await record(text)).written) written++;
       return { written };
     },
 

@@ -1,5 +1,6 @@
 // A chunk's results read back from their objects: which (task, repeat) has what, and the chunk assembled in order.
 import pLimit from "p-limit";
+import { countedClass, emptyFailureCounts, type FailureCounts } from "../contracts/failures.js";
 import type { ResultKind } from "../contracts/jobs.js";
 import { decodeResult, type ResultHeader } from "../contracts/messages.js";
 import { listAll, type ObjectStore } from "../storage/store.js";
@@ -63,6 +64,8 @@ export interface AssembledChunk {
   failures: string[];
   /** The scored rollouts' summaries (what the metrics need), by environment, in order. */
   summaries: Record<string, Record<string, unknown>[]>;
+  /** The failures by class (a failure's summary holds its class). */
+  failedByClass: FailureCounts;
 }
 
 /** Reads a record object: its header and its JSONL line. */
@@ -82,10 +85,11 @@ export async function assemble(store: ObjectStore, manifest: Manifest, chunk: nu
     return found ? [found] : [];
   });
   const records = await Promise.all(present.map((k) => limit(async () => ({ kind: k.kind, ...(await readRecord(store, k.key)) }))));
-  const out: AssembledChunk = { rollouts: [], failures: [], summaries: {} };
+  const out: AssembledChunk = { rollouts: [], failures: [], summaries: {}, failedByClass: emptyFailureCounts() };
   for (const record of records) {
     if (record.kind === "failure") {
       out.failures.push(record.line);
+      out.failedByClass[countedClass(record.header.summary.failure_class)]++;
       continue;
     }
     out.rollouts.push(record.line);

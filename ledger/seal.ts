@@ -1,6 +1,7 @@
 // Completion without a Job object: a chunk whose results are all in is assembled and sealed by whoever sees it complete,
 // and the job is finished (metrics, completion marker) by whoever seals its last chunk. Every step is idempotent.
 import { z } from "zod";
+import { countedClass, emptyFailureCounts } from "../contracts/failures.js";
 import type { EnvironmentRpc } from "../contracts/rpc.js";
 import { aggregateMetrics } from "../metrics/index.js";
 import type { AggregateMetrics, VerifyResult } from "../protocol/index.js";
@@ -9,14 +10,18 @@ import { ledgerKeys } from "./keys.js";
 import type { Manifest } from "./manifest.js";
 import { assemble, counts, listResults, pairsOf } from "./records.js";
 
+/** Failures by class; absent from a seal or completion marker written before classes were counted. */
+const FailedByClass = z.record(z.string(), z.number().int()).optional();
+
 export const Seal = z.object({
   done: z.number().int(),
   failed: z.number().int(),
   summaries: z.record(z.string(), z.array(z.record(z.string(), z.unknown()))),
+  failed_by_class: FailedByClass,
 });
 export type Seal = z.infer<typeof Seal>;
 
-export const Completed = z.object({ done: z.number().int(), failed: z.number().int(), completed_at: z.number() });
+export const Completed = z.object({ done: z.number().int(), failed: z.number().int(), completed_at: z.number(), failed_by_class: FailedByClass });
 export type Completed = z.infer<typeof Completed>;
 
 export interface SealOptions {
@@ -48,7 +53,7 @@ export async function sealChunk(store: ObjectStore, manifest: Manifest, chunk: n
   // Both kinds are written, even empty, so a chunk sealed again (after a resume) leaves nothing stale behind.
   await store.put(ledgerKeys.assembled(manifest.id, "rollout", chunk), jsonl(assembled.rollouts), type);
   await store.put(ledgerKeys.assembled(manifest.id, "failure", chunk), jsonl(assembled.failures), type);
-  const seal: Seal = { ...counts(kept.values()), summaries: assembled.summaries };
+  const seal: Seal = { ...counts(kept.values()), summaries: assembled.summaries, failed_by_class: assembled.failedByClass };
   await store.put(ledgerKeys.seal(manifest.id, chunk), JSON.stringify(seal), { contentType: "application/json" });
   return true;
 }
@@ -102,12 +107,14 @@ export async function finishJob(store: ObjectStore, manifest: Manifest, options:
   if (!force && (await exists(store, ledgerKeys.completed(manifest.id)))) return true;
   let done = 0;
   let failed = 0;
+  const byClass = emptyFailureCounts();
   const summaries = new Map<string, VerifyResult[]>();
   for (let chunk = 0; chunk < manifest.chunks; chunk++) {
     const seal = await readJson(store, ledgerKeys.seal(manifest.id, chunk), Seal);
     if (!seal) return false; // deleted by a resume meanwhile: its chunk will be sealed (and the job finished) again
     done += seal.done;
     failed += seal.failed;
+    for (const [name, count] of Object.entries(seal.failed_by_class ?? {})) byClass[countedClass(name)] += count;
     for (const [environment, list] of Object.entries(seal.summaries)) {
       const all = summaries.get(environment) ?? [];
       for (const summary of list) all.push(summary as VerifyResult);
@@ -117,7 +124,7 @@ export async function finishJob(store: ObjectStore, manifest: Manifest, options:
   const metrics: Record<string, AggregateMetrics> = {};
   for (const [environment, list] of summaries) metrics[environment] = await metricsOf(options, environment, list);
   await store.put(ledgerKeys.metrics(manifest.id), JSON.stringify(metrics), { contentType: "application/json" });
-  const completed: Completed = { done, failed, completed_at: Date.now() };
+  const completed: Completed = { done, failed, completed_at: Date.now(), failed_by_class: byClass };
   await store.put(ledgerKeys.completed(manifest.id), JSON.stringify(completed), { contentType: "application/json" });
   return true;
 }

@@ -2,13 +2,16 @@
 import path from "node:path";
 import { devToken, sessionSecret } from "./secrets.js";
 import { Log, LogLevel, Miniflare, type WorkerOptions } from "miniflare";
-import { parseVars, WORKER_VARS } from "../contracts/config.js";
+import { type LOG_LEVELS, parseVars, WORKER_VARS } from "../contracts/config.js";
 import { WORKERS } from "../contracts/names.js";
+import { allows, parseApiTokens } from "../contracts/tokens.js";
 import { gatewayVarsFromEnv } from "../infra/gateway-vars.js";
 import { COMPATIBILITY_DATE, topology, type WorkerSpec } from "../infra/topology.js";
 import { buildWorkers, type Bundle } from "./build.js";
 import { discoverEnvironments } from "./environments.js";
+import { captureRuntimeOutput, sessionLogFile } from "./logs.js";
 import { STATE_DIR } from "./paths.js";
+import { type Recovered, resumeRunningJobs } from "./recover.js";
 import { startSimulator, type Simulator, type SimulatorOptions } from "./simulator/server.js";
 
 export interface LocalOptions {
@@ -36,6 +39,17 @@ export interface LocalOptions {
    */
   apiTokens?: string;
   verbose?: boolean;
+  /** Every Worker's LOG_LEVEL (default info). */
+  logLevel?: (typeof LOG_LEVELS)[number];
+  /** Worker log lines: appended to a session file in `dir` (default .edgegym/logs when state persists), echoed when asked. */
+  logs?: { dir?: string | false; echo?: boolean };
+  /** Environments outside environments/ (a test's), each a Worker entry exporting what environmentWorker() gives, with its variables. */
+  extraEnvironments?: { name: string; entry: string; vars?: Record<string, string> }[];
+  /**
+   * On persisted state, resume the running jobs whose queued work was lost with the last process (`edgegym dev` does;
+   * `collect` and `npm start`, which run their own job, do not: a job they leave running is cancelled or heals itself).
+   */
+  resumeRunning?: boolean;
 }
 
 export interface Local {
@@ -48,6 +62,10 @@ export interface Local {
   modelBaseUrl: string;
   /** The dev token made up for this run (admin scope), when no API_TOKENS were given. */
   token?: string;
+  /** The running jobs found on the state it started from, resumed. */
+  recovered: Recovered;
+  /** The file Worker logs go to, if any. */
+  logFile?: string;
   stop(): Promise<void>;
 }
 
@@ -100,8 +118,15 @@ export function workerOptions(spec: WorkerSpec, bundle: Bundle, secrets: Record<
   };
 }
 
+/** The token this run may use on the gateway's jobs routes itself: its dev token, or the first given one with that scope. */
+function jobsToken(given: string | undefined, dev: string | undefined): string | undefined {
+  if (dev) return dev;
+  return parseApiTokens(given ?? "").find((entry) => allows(entry.scopes, "jobs"))?.token;
+}
+
 export async function startLocal(options: LocalOptions = {}): Promise<Local> {
-  const environments = options.environments ?? discoverEnvironments();
+  const extra = options.extraEnvironments ?? [];
+  const environments = [...(options.environments ?? discoverEnvironments()), ...extra.map((e) => e.name)];
   const external = options.modelUrls?.length ? options.modelUrls : options.modelUrl ? [options.modelUrl] : undefined;
   const simulator = external ? undefined : await startSimulator(options.simulator);
   const modelBaseUrl = external?.[0] ?? `${simulator!.url}/v1`;
@@ -109,8 +134,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<Local> {
   const givenTokens = options.apiTokens ?? options.vars?.gateway?.API_TOKENS;
   const token = givenTokens === undefined ? devToken() : undefined;
   const persist = options.persist === undefined ? path.join(STATE_DIR, "state") : options.persist;
-  // The access log is for `npm run dev` (verbose); tests and collections run quietly unless they ask.
-  const gatewayVars = { LOG_REQUESTS: options.verbose ? "true" : "false", ...options.vars?.gateway };
+  let output: ReturnType<typeof captureRuntimeOutput> | undefined;
   try {
     const specs = topology({
       environments,
@@ -119,8 +143,18 @@ export async function startLocal(options: LocalOptions = {}): Promise<Local> {
       modelName,
       judgeBaseUrl: options.judgeUrl,
       judgeModelName: options.judgeModel ?? (options.judgeUrl ? undefined : modelName),
-      vars: { ...options.vars, gateway: gatewayVars },
+      vars: options.vars,
     });
+    for (const spec of specs) {
+      if (options.logLevel) spec.vars.LOG_LEVEL = options.logLevel;
+      // A test's environment: its own entry file, bundled as it is (not generated from environments/<name>).
+      const own = extra.find((e) => spec.environment === e.name);
+      if (own) {
+        spec.entry = own.entry;
+        delete spec.environment;
+        Object.assign(spec.vars, own.vars);
+      }
+    }
     // Sessions signed before a restart stay valid when the state they belong to persists.
     const signingKey = sessionSecret(persist === false ? undefined : persist);
     const secrets = (worker: string): Record<string, string> => ({
@@ -132,6 +166,9 @@ export async function startLocal(options: LocalOptions = {}): Promise<Local> {
     // A variable no Worker could use is refused here, at start-up, naming the Worker and the variable.
     for (const spec of specs) parseVars(WORKER_VARS[spec.kind], { ...spec.vars, ...secretsOf(spec) }, spec.name);
     const bundles = await buildWorkers(specs);
+    const logDir = options.logs?.dir ?? (persist === false ? false : path.join(STATE_DIR, "logs"));
+    const logFile = logDir === false ? undefined : sessionLogFile(logDir);
+    output = captureRuntimeOutput({ file: logFile, echo: options.logs?.echo });
     const miniflare = new Miniflare({
       workers: specs.map((spec) => workerOptions(spec, bundles.get(spec.name)!, secrets(spec.name))),
       host: "127.0.0.1",
@@ -140,8 +177,24 @@ export async function startLocal(options: LocalOptions = {}): Promise<Local> {
       port: options.port ?? 8787,
       defaultPersistRoot: persist === false ? undefined : persist,
       log: new Log(options.verbose ? LogLevel.INFO : LogLevel.WARN),
+      handleRuntimeStdio: output.handle,
     });
     const url = (await miniflare.ready).toString().replace(/\/$/, "");
+    // Resuming calls the gateway's jobs routes, with a token of this run's that may use them.
+    const resumeToken = jobsToken(givenTokens, token);
+    const fetcher = (route: string, init: RequestInit = {}) => {
+      const headers = new Headers(init.headers);
+      if (resumeToken) headers.set("authorization", `Bearer ${resumeToken}`);
+      return fetch(`${url}${route}`, { ...init, headers });
+    };
+    let recovered: Recovered = { jobs: [] };
+    try {
+      if (persist !== false && options.resumeRunning === true) recovered = await resumeRunningJobs(fetcher);
+    } catch (error) {
+      await miniflare.dispose();
+      throw error;
+    }
+    const logs = output;
     return {
       url,
       environments,
@@ -149,13 +202,17 @@ export async function startLocal(options: LocalOptions = {}): Promise<Local> {
       simulator,
       modelBaseUrl,
       ...(token ? { token } : {}),
+      recovered,
+      ...(logFile ? { logFile } : {}),
       async stop() {
         await miniflare.dispose();
         await simulator?.close();
+        await logs.close();
       },
     };
   } catch (error) {
     await simulator?.close();
+    await output?.close();
     throw error;
   }
 }

@@ -14,7 +14,7 @@ export const ErrorEnvelope = z.object({
 });
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 408 | 409 | 410 | 411 | 413 | 422 | 429 | 500 | 502 | 503 | 504;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 408 | 409 | 410 | 411 | 413 | 415 | 422 | 429 | 500 | 502 | 503 | 504;
 
 /** An error a handler can throw and the error middleware turns into the envelope. */
 export class EdgegymError extends Error {
@@ -41,7 +41,8 @@ type Issue = z.core.$ZodIssue;
  */
 function specific(issue: Issue, base: PropertyKey[]): { path: PropertyKey[]; message: string }[] {
   if (issue.code === "invalid_union" && issue.errors.length > 0) {
-    const depth = (branch: Issue[]) => Math.max(...branch.map((i) => i.path.length));
+    // A loop, not Math.max(...spread): a branch may hold hundreds of thousands of issues (one per bad array item).
+    const depth = (branch: Issue[]) => branch.reduce((deepest, i) => Math.max(deepest, i.path.length), Number.NEGATIVE_INFINITY);
     const best = issue.errors.reduce((a, b) => (depth(b) > depth(a) ? b : a));
     if (depth(best) > 0) return best.flatMap((inner) => specific(inner, [...base, ...issue.path]));
   }
@@ -63,10 +64,15 @@ export function describeIssues(issues: ErrorIssue[]): string {
   return issues.map((issue) => `${issue.path.length ? issue.path.join(".") : "(root)"}: ${issue.message}`).join("; ");
 }
 
+/** Issues an envelope lists: a body with a million bad items gets the first ones and a count, not a million lines. */
+const MAX_ISSUES = 100;
+
 export class InvalidRequestError extends EdgegymError {
   constructor(what: string, error: z.ZodError) {
-    const issues = issuesOf(error);
-    super(400, "invalid_request", `invalid ${what}: ${describeIssues(issues)}`, issues);
+    const all = issuesOf(error);
+    const issues = all.slice(0, MAX_ISSUES);
+    const more = all.length > issues.length ? ` (and ${all.length - issues.length} more)` : "";
+    super(400, "invalid_request", `invalid ${what}: ${describeIssues(issues)}${more}`, issues);
     this.name = "InvalidRequestError";
   }
 }

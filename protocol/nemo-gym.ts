@@ -33,12 +33,12 @@ export const NG_NO_PERSIST = "_ng_no_persist";
 export type NemoGymFailureClass = "kill_shaped" | "timeout_exceeded" | "skipped" | "transient" | "legitimate" | "judge_failed";
 
 /**
- * An edgegym failure (its HTTP status and code) as NeMo Gym's class: a timeout is `timeout_exceeded` and terminal, as
- * upstream's agents mark it; a 4xx is the row's own fault, the same on every retry (`legitimate`, terminal); anything
- * else may pass (`transient`: retried on resume).
+ * An edgegym failure (its HTTP status and code) as NeMo Gym's class: a timeout (504, 408, or a `…_timeout` code such as
+ * `model_timeout`) is `timeout_exceeded` and terminal, as upstream's agents mark it; a 4xx is the row's own fault, the
+ * same on every retry (`legitimate`, terminal); anything else may pass (`transient`: retried on resume).
  */
 export function nemoGymFailure(status: number, code: string): { failureClass: NemoGymFailureClass; terminal: boolean } {
-  if (status === 504 || status === 408 || code === "timeout") return { failureClass: "timeout_exceeded", terminal: true };
+  if (status === 504 || status === 408 || code === "timeout" || code.endsWith("_timeout")) return { failureClass: "timeout_exceeded", terminal: true };
   if (status >= 400 && status < 500) return { failureClass: "legitimate", terminal: true };
   return { failureClass: "transient", terminal: false };
 }

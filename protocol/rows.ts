@@ -62,8 +62,25 @@ export const RecordedRollout = VerifyResponse.extend({
 });
 export type RecordedRollout = z.infer<typeof RecordedRollout>;
 
-/** `/aggregate_metrics` body: verify responses, each with `_ng_task_index` and `reward` at least. */
-export const AggregateMetricsRequest = z.object({
-  verify_responses: z.array(z.record(z.string(), z.unknown())),
+/** One verify response sent to /aggregate_metrics: any fields, but its indices (0 when absent, as NeMo Gym reads them) are integers. */
+const MetricsVerifyResponse = z.looseObject({
+  [TASK_INDEX]: z.number().int().nonnegative().optional(),
+  [ROLLOUT_INDEX]: z.number().int().nonnegative().optional(),
+});
+
+/** `/aggregate_metrics` body: verify responses, each (task, rollout) pair at most once (the metrics group by it). */
+export const AggregateMetricsRequest = z.object({ verify_responses: z.array(MetricsVerifyResponse) }).superRefine((request, ctx) => {
+  const seen = new Map<string, number>();
+  request.verify_responses.forEach((response, i) => {
+    const key = `${response[TASK_INDEX] ?? 0}:${response[ROLLOUT_INDEX] ?? 0}`;
+    const first = seen.get(key);
+    if (first === undefined) seen.set(key, i);
+    else
+      ctx.addIssue({
+        code: "custom",
+        path: ["verify_responses", i, ROLLOUT_INDEX],
+        message: `(${TASK_INDEX}, ${ROLLOUT_INDEX}) = (${key.replace(":", ", ")}) is already verify_responses[${first}]'s (absent indices count as 0)`,
+      });
+  });
 });
 export type AggregateMetricsRequest = z.infer<typeof AggregateMetricsRequest>;

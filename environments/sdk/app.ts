@@ -3,10 +3,13 @@
 import { Hono } from "hono";
 import type { EnvironmentEnv } from "../../contracts/env.generated.js";
 import { notFound, onError, readJson } from "../../http/errors.js";
+import { allowOnly, discardBody } from "../../http/methods.js";
+import { requestLog } from "../../http/request-log.js";
 import { AggregateMetricsRequest, parseOr400 } from "../../protocol/index.js";
 import { type AppContext, answerOperation } from "./answer.js";
 import { environmentMetrics, toolsAnswer } from "./describe.js";
 import { useResetStep } from "./gymnasium.js";
+import { environmentLog } from "./log.js";
 import type { Environment } from "./types.js";
 
 /**
@@ -15,7 +18,7 @@ import type { Environment } from "./types.js";
  */
 async function drain(c: AppContext): Promise<void> {
   // A body that fails to read (the caller went away) has nothing left to drain.
-  if (c.req.raw.body) await c.req.raw.arrayBuffer().catch(() => undefined);
+  await discardBody(c.req.raw);
 }
 
 function routesFor(environment: Environment) {
@@ -36,18 +39,31 @@ function routesFor(environment: Environment) {
     routes.post("/reset", (c) => answerOperation(c, environment, { kind: "reset" }));
     routes.post("/step", (c) => answerOperation(c, environment, { kind: "step" }));
     routes.post("/close", (c) => answerOperation(c, environment, { kind: "close" }));
+    const post = ["POST"];
+    allowOnly(routes, {
+      "/health": ["GET"],
+      "/tools": ["GET"],
+      "/aggregate_metrics": post,
+      "/reset": post,
+      "/step": post,
+      "/close": post,
+      "/seed_session": post,
+      "/verify": post,
+    });
     return routes;
   }
   routes.post("/:route", (c) => {
     const route = c.req.param("route");
     return answerOperation(c, environment, route === "seed_session" || route === "verify" ? { kind: route } : { kind: "tool", name: route });
   });
+  allowOnly(routes, { "/health": ["GET"], "/tools": ["GET"], "/:route": ["POST"] });
   return routes;
 }
 
 export function environmentApp(environment: Environment) {
   const app = new Hono<{ Bindings: EnvironmentEnv }>();
   app.onError(onError);
+  app.use(requestLog((c) => environmentLog(c.env, environment.name)));
   app.notFound(async (c) => {
     await drain(c);
     return notFound(c);

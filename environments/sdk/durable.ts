@@ -5,6 +5,7 @@ import type { Outcome, SessionOperation, SessionRpc } from "../../contracts/rpc.
 import { performAny } from "./gymnasium-perform.js";
 import { judgeThrough } from "./judge.js";
 import { environmentConfig } from "./config.js";
+import { environmentLog, logOutcome } from "./log.js";
 import { EXPIRED_SESSION, OPERATION_TIMEOUT_MS } from "./run.js";
 import type { Environment, SessionState } from "./types.js";
 
@@ -26,6 +27,7 @@ export function sessionObjectFor(environment: Environment) {
     async perform(operation: SessionOperation, body: unknown, sessionId: string, trusted: boolean, opens = false): Promise<Outcome> {
       if (!opens && (await this.ctx.storage.get(OPENED_KEY)) === undefined) return EXPIRED_SESSION;
       const signal = AbortSignal.timeout(OPERATION_TIMEOUT_MS);
+      const started = Date.now();
       const outcome = await performAny(
         environment,
         operation,
@@ -38,7 +40,7 @@ export function sessionObjectFor(environment: Environment) {
       if (opens) await this.ctx.storage.put(OPENED_KEY, Date.now());
       // An abandoned session cleans itself up; every operation pushes the deadline out again.
       await this.ctx.storage.setAlarm(Date.now() + environmentConfig(this.env).SESSION_TTL_SECONDS * 1000);
-      return outcome;
+      return logOutcome(environmentLog(this.env, environment.name), operation, outcome, started);
     }
 
     override async alarm(): Promise<void> {

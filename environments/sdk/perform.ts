@@ -49,7 +49,8 @@ async function verify(environment: SimpleEnvironment, body: unknown, ctx: ToolCo
 }
 
 async function seed(environment: SimpleEnvironment, body: unknown, ctx: ToolContext<unknown>): Promise<Outcome> {
-  const row = environment.task.safeParse(body ?? {});
+  // No body at all is an empty row (NeMo Gym posts one so); a body of `null` is not a row.
+  const row = environment.task.safeParse(body === undefined ? {} : body);
   if (!row.success) return failure(new InvalidRequestError("seed_session request", row.error));
   const result = await environment.seedSession?.(row.data, ctx);
   return { status: 200, body: result && typeof result === "object" ? result : {} };

@@ -1,11 +1,12 @@
 // Runs one operation of a session: in the session's Durable Object when the environment keeps state, else right here.
 // A session is opened with an id minted here (seed, reset); every later call must carry that id, for the same owner.
 import type { EnvironmentEnv } from "../../contracts/env.generated.js";
-import type { Outcome, SessionOperation, SessionOutcome, SessionOwner } from "../../contracts/rpc.js";
+import { type Outcome, type SessionOperation, type SessionOutcome, type SessionOwner, within } from "../../contracts/rpc.js";
 import { EdgegymError } from "../../protocol/index.js";
 import { environmentConfig } from "./config.js";
 import { performAny } from "./gymnasium-perform.js";
 import { judgeThrough } from "./judge.js";
+import { environmentLog, logOutcome } from "./log.js";
 import { noState } from "./perform.js";
 import { checkSessionId, mintSessionId } from "./session-id.js";
 import type { Environment } from "./types.js";
@@ -27,12 +28,17 @@ export interface SessionCall {
 
 function run(call: SessionCall, sessionId: string, opens: boolean): Promise<Outcome> {
   const { environment, env, operation, body, trusted, signal } = call;
+  const bounded = signal ? AbortSignal.any([signal, AbortSignal.timeout(OPERATION_TIMEOUT_MS)]) : AbortSignal.timeout(OPERATION_TIMEOUT_MS);
   if (environment.stateful) {
     const stub = env.SESSIONS.get(env.SESSIONS.idFromName(sessionId));
-    return stub.perform(operation, body, sessionId, trusted, opens);
+    // The session object bounds its own work; this bounds the wait for it (a little longer, so its answer wins).
+    return within(stub.perform(operation, body, sessionId, trusted, opens), AbortSignal.timeout(OPERATION_TIMEOUT_MS + 5_000), `${environment.name}'s session`);
   }
-  const bounded = signal ? AbortSignal.any([signal, AbortSignal.timeout(OPERATION_TIMEOUT_MS)]) : AbortSignal.timeout(OPERATION_TIMEOUT_MS);
-  return performAny(environment, operation, body, { sessionId, state: noState, signal: bounded, judge: judgeThrough(env.JUDGE, bounded) }, trusted);
+  const started = Date.now();
+  const context = { sessionId, state: noState, signal: bounded, judge: judgeThrough(env.JUDGE, bounded) };
+  return performAny(environment, operation, body, context, trusted).then((outcome) =>
+    logOutcome(environmentLog(env, environment.name), operation, outcome, started),
+  );
 }
 
 /** A session-level refusal, as the operation's answer (an envelope, like every other error of a route). */

@@ -38,7 +38,10 @@ export async function environmentCall<T>(call: () => Promise<T>, what: string, l
   try {
     return await bounded(call(), within(limits, limits.toolTimeoutMs), what);
   } catch (error) {
-    if (error instanceof DeadlineError || limits.deadline.aborted) throw new RolloutFailure("timeout", `${what} did not answer before the deadline`);
+    if (error instanceof DeadlineError || limits.deadline.aborted) {
+      const bound = limits.deadline.aborted ? "the rollout's deadline" : `its timeout (${limits.toolTimeoutMs} ms)`;
+      throw new RolloutFailure("tool_timeout", `${what} did not answer within ${bound}`);
+    }
     throw new RolloutFailure(failure, `${what} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
@@ -56,10 +59,20 @@ export async function modelTurn(parts: RolloutParts, params: ResponsesCreatePara
   try {
     result = await bounded(parts.model.respond(params, { sessionId, timeoutMs: limits.modelTimeoutMs, ...parts.choice }), signal, "the model");
   } catch (error) {
-    if (error instanceof DeadlineError || limits.deadline.aborted) throw new RolloutFailure("timeout", "the model did not answer before the deadline");
+    if (error instanceof DeadlineError || limits.deadline.aborted) {
+      const bound = limits.deadline.aborted ? "the rollout's deadline" : `its timeout (${limits.modelTimeoutMs} ms)`;
+      throw new RolloutFailure("model_timeout", `the model did not answer within ${bound}`);
+    }
     throw new RolloutFailure("model_error", `the model call failed: ${error instanceof Error ? error.message : String(error)}`);
   }
-  if (!result.ok)
-    throw new RolloutFailure("model_error", `the model answered ${result.error.status}: ${result.error.message.slice(0, 2000)}`, result.error.status);
+  if (!result.ok) {
+    // The proxy's own timeouts (per attempt, or the time the agent gave it) are timeouts, whoever noticed first.
+    const timedOut = result.error.code === "upstream_timeout" || result.error.code === "upstream_aborted";
+    throw new RolloutFailure(
+      timedOut ? "model_timeout" : "model_error",
+      `the model answered ${result.error.status}: ${result.error.message.slice(0, 2000)}`,
+      result.error.status,
+    );
+  }
   return result.value;
 }

@@ -1,4 +1,5 @@
-// Why a rollout failed, as a class a trainer can count and a message a person can act on.
+// Why a rollout failed, as a detailed code (contracts/failures.ts maps each to the class a record and the job count carry)
+// and a message a person can act on.
 import { EdgegymError, type ErrorStatus } from "../../protocol/index.js";
 
 export type FailureClass =
@@ -11,7 +12,8 @@ export type FailureClass =
   | "model_error"
   | "model_invalid_response"
   | "verify_failed"
-  | "timeout";
+  | "model_timeout"
+  | "tool_timeout";
 
 const STATUS: Record<FailureClass, ErrorStatus> = {
   invalid_row: 400,
@@ -23,7 +25,8 @@ const STATUS: Record<FailureClass, ErrorStatus> = {
   model_error: 502,
   model_invalid_response: 502,
   verify_failed: 502,
-  timeout: 504,
+  model_timeout: 504,
+  tool_timeout: 504,
 };
 
 export class RolloutFailure extends EdgegymError {

@@ -4,11 +4,14 @@ import type { AgentConfig } from "../../contracts/config.js";
 import { AgentVars, configCache } from "../../contracts/config.js";
 import type { AgentEnv } from "../../contracts/env.generated.js";
 import { environmentService } from "../../contracts/environments.js";
-import type { JobRpc } from "../../contracts/jobs.js";
+import { boundedJob, type JobRpc } from "../../contracts/jobs.js";
 import type { WorkMessage } from "../../contracts/messages.js";
 import type { EnvironmentRpc, ModelRpc } from "../../contracts/rpc.js";
+import { type Logger, workerLogger } from "../../http/log.js";
 import { cloudflareQueue } from "../../queues/cloudflare.js";
+import { guardedQueue } from "../../queues/guarded.js";
 import type { MessageQueue } from "../../queues/queue.js";
+import { guardedStore } from "../../storage/guarded.js";
 import { r2Store } from "../../storage/r2.js";
 import type { ObjectStore } from "../../storage/store.js";
 
@@ -23,7 +26,9 @@ export interface AgentPorts {
   /** Result messages in their wire form (contracts/messages.ts encodeResult). */
   results: MessageQueue<string>;
   store: ObjectStore;
-  job(id: string): Pick<JobRpc, "started">;
+  job(id: string): Pick<JobRpc, "started" | "abandon">;
+  /** Structured logs (http/log.ts); silent when not given. */
+  log?: Logger;
 }
 
 const config = configCache(AgentVars, "agent");
@@ -39,10 +44,12 @@ export function cloudflarePorts(env: AgentEnv): AgentPorts {
       model: env.MODEL_PROXY,
       environment: (name) => environmentService(env, parsed.ENVIRONMENTS, name),
       environments: parsed.ENVIRONMENTS,
-      rollouts: cloudflareQueue(env.ROLLOUTS),
-      results: cloudflareQueue(env.RESULTS),
-      store: r2Store(env.BUCKET),
-      job: (id) => env.JOBS.get(env.JOBS.idFromName(id)),
+      // Every bucket and queue call is bounded in time; the chaos rates are 0 outside the chaos suite.
+      rollouts: guardedQueue(cloudflareQueue(env.ROLLOUTS), { sendFailureRate: parsed.CHAOS_QUEUE_SEND_FAILURE_RATE }),
+      results: guardedQueue(cloudflareQueue(env.RESULTS), { sendFailureRate: parsed.CHAOS_QUEUE_SEND_FAILURE_RATE }),
+      store: guardedStore(r2Store(env.BUCKET), { writeFailureRate: parsed.CHAOS_STORE_WRITE_FAILURE_RATE }),
+      job: (id) => boundedJob(env.JOBS.get(env.JOBS.idFromName(id))),
+      log: workerLogger("agent", parsed.LOG_LEVEL),
     };
     cache.set(env, ports);
   }

@@ -1,5 +1,6 @@
 // One rollout, as NeMo Gym's simple agent runs it: seed → (model → tools)* until a final answer or max_steps → verify.
 import { RESERVED_ROUTES } from "../../contracts/names.js";
+import { jsonLimitError } from "../../http/json.js";
 import {
   type DatasetRow,
   type FunctionCallItem,
@@ -18,6 +19,9 @@ export { within };
 const TOOL_NAME = /^[A-Za-z0-9_.-]+$/;
 
 async function callTool(call: FunctionCallItem, sessionId: string, parts: RolloutParts, limits: RolloutLimits): Promise<string> {
+  // Arguments nested past the limits could not cross to the environment (structured clone): the model is told, as for bad JSON.
+  const refused = jsonLimitError(call.arguments, "the arguments");
+  if (refused) return JSON.stringify({ error: `Invalid tool call arguments: ${refused.message}` });
   let args: unknown;
   try {
     args = JSON.parse(call.arguments);
@@ -26,19 +30,10 @@ async function callTool(call: FunctionCallItem, sessionId: string, parts: Rollou
     return JSON.stringify({ error: `Invalid tool call arguments: ${error instanceof Error ? error.message : String(error)}` });
   }
   if (RESERVED_ROUTES.has(call.name) || !TOOL_NAME.test(call.name)) return JSON.stringify({ error: `Unknown tool: ${call.name}` });
-  try {
-    const outcome = await environmentCall(
-      () => parts.resources.tool(sessionId, call.name, args, parts.owner),
-      `tool ${call.name}`,
-      limits,
-      "environment_error",
-    );
-    // Any answer, error or not, is a tool output the model should see (NeMo Gym does the same).
-    return JSON.stringify(outcome.body);
-  } catch (error) {
-    if (limits.deadline.aborted) throw new RolloutFailure("timeout", `the rollout deadline passed during tool ${call.name}`);
-    return JSON.stringify({ error: `Tool ${call.name} failed: ${error instanceof Error ? error.message : String(error)}` });
-  }
+  // Any answer, error or not, is a tool output the model should see (NeMo Gym does the same). A call that does not answer
+  // (a hung tool, a broken environment Worker) fails the rollout instead: tool_timeout or tool_error, retried as a whole.
+  const outcome = await environmentCall(() => parts.resources.tool(sessionId, call.name, args, parts.owner), `tool ${call.name}`, limits, "environment_error");
+  return JSON.stringify(outcome.body);
 }
 
 /** Runs one rollout and returns NeMo Gym's verify response for it. */

@@ -2,8 +2,10 @@
 import { Hono } from "hono";
 import type { GatewayEnv } from "../../contracts/env.generated.js";
 import { environmentService } from "../../contracts/environments.js";
-import type { EnvironmentService } from "../../contracts/rpc.js";
+import { type EnvironmentService, within } from "../../contracts/rpc.js";
+import { TIMEOUTS } from "../../contracts/timeouts.js";
 import { notFound, onError } from "../../http/errors.js";
+import { allowOnly, discardBody } from "../../http/methods.js";
 import { EdgegymError } from "../../protocol/index.js";
 import { dashboard } from "./dashboard/routes.js";
 import { files } from "./files.js";
@@ -20,13 +22,13 @@ import { requestId } from "./request-id.js";
 export const app = new Hono<{ Bindings: GatewayEnv }>();
 app.onError(onError);
 app.notFound(notFound);
+// The request id first: every answer carries it, every error body names it, and each request gets its log line.
 app.use(requestId);
 // A request body left unread (an early 401/404, or a Worker behind us that answered without reading it) makes
 // workerd drop the client's next request on that keep-alive connection: always finish reading it.
 app.use(async (c, next) => {
   await next();
-  // A body that fails to read (the client went away) has nothing left to drain, and the answer is already made.
-  if (c.req.raw.body && !c.req.raw.bodyUsed) await c.req.raw.arrayBuffer().catch(() => undefined);
+  await discardBody(c.req.raw);
 });
 app.use(...guards);
 
@@ -61,7 +63,9 @@ function environmentOr404(env: GatewayEnv, name: string): EnvironmentService {
 
 app.get("/v1/environments", async (c) => {
   const names = gatewayPorts(c.env).config.ENVIRONMENTS;
-  const data = await Promise.all(names.map((name) => environmentOr404(c.env, name).describe()));
+  const data = await Promise.all(
+    names.map((name) => within(environmentOr404(c.env, name).describe(), AbortSignal.timeout(TIMEOUTS.describeMs), `${name}'s describe()`)),
+  );
   return c.json({ object: "list", data });
 });
 
@@ -72,4 +76,26 @@ app.all("/v1/environments/:name/*", (c) => {
   const prefix = `/v1/environments/${name}`;
   const target = new URL(url.pathname.slice(prefix.length) + url.search, "http://internal");
   return environmentOr404(c.env, name).fetch(new Request(target, forwarded(c)));
+});
+
+// A known path with a method it does not take: 405 with the methods it does (after every route above).
+allowOnly(app, {
+  "/health": ["GET"],
+  "/v1/responses": ["POST"],
+  "/v1/chat/completions": ["POST"],
+  "/v1/models": ["GET"],
+  "/run": ["POST"],
+  "/v1/jobs": ["GET", "POST"],
+  "/v1/jobs/:id": ["GET", "DELETE"],
+  "/v1/jobs/:id/rollouts": ["GET"],
+  "/v1/jobs/:id/failures": ["GET"],
+  "/v1/jobs/:id/resume": ["POST"],
+  "/v1/jobs/:id/summary": ["GET"],
+  "/v1/jobs/:id/records": ["GET"],
+  "/v1/files": ["GET"],
+  "/v1/files/:name": ["PUT", "DELETE"],
+  "/v1/environments": ["GET"],
+  "/global_config_dict_yaml": ["GET"],
+  "/server_instances": ["GET"],
+  "/aggregate_metrics": ["POST"],
 });

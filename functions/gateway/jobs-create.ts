@@ -2,10 +2,12 @@
 import type { Context } from "hono";
 import { z } from "zod";
 import type { GatewayEnv } from "../../contracts/env.generated.js";
-import type { JobConfig } from "../../contracts/jobs.js";
+import { CHUNK_ROWS, type JobConfig } from "../../contracts/jobs.js";
 import { jobKeys } from "../../contracts/messages.js";
-import { lines } from "../../http/jsonl.js";
 import { acceptRow } from "../../contracts/job-rows.js";
+import { readJson } from "../../http/errors.js";
+import { JSON_LIMITS, jsonLimitError, MAX_LINE_BYTES, parseJsonWithin } from "../../http/json.js";
+import { LineError, type RawLine, readLines } from "../../http/jsonl.js";
 import { EdgegymError, type ErrorIssue, parseOr400, ResponsesCreateParams } from "../../protocol/index.js";
 import { callerOf } from "./caller.js";
 import { mayReadRows } from "./files.js";
@@ -13,14 +15,26 @@ import { checkRepeats, rowsOverCap } from "./job-limits.js";
 import { ModelFields, modelChoice } from "./model-choice.js";
 import { gatewayPorts } from "./ports.js";
 
-/** Rows per inputs chunk: the unit the agent expands into rollout messages. */
-export const CHUNK_ROWS = 100;
+/** Rows per inputs chunk: the unit the agent expands into rollout messages (its layout is a contract: contracts/jobs.ts). */
+export { CHUNK_ROWS };
 const MAX_REPORTED_PROBLEMS = 1000;
+/** The content types a JSON Lines upload may carry (none at all is one). */
+const JSONL_TYPES = new Set([
+  "",
+  "application/x-ndjson",
+  "application/jsonl",
+  "application/json-lines",
+  "application/x-jsonlines",
+  "text/plain",
+  "application/octet-stream",
+]);
 
 const flag = z.union([z.boolean(), z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1")]);
 const count = z.coerce.number().int().positive();
 
-export const JobOptions = ModelFields.extend({
+// Strict: a misspelt option (`num_repeat`) is an error, not a default silently taken. The policy model's fields are options too.
+export const JobOptions = z.strictObject({
+  ...ModelFields.shape,
   environment: z.string().min(1).optional(),
   num_repeats: count.default(1),
   limit: count.optional(),
@@ -38,38 +52,48 @@ function newJobId(): string {
   return `job_${Date.now().toString(36)}${crypto.randomUUID().replace(/-/g, "").slice(0, 10)}`;
 }
 
-async function* fromArray(rows: unknown[]): AsyncGenerator<string> {
-  for (const row of rows) yield JSON.stringify(row);
+async function* fromArray(rows: unknown[]): AsyncGenerator<RawLine> {
+  let line = 0;
+  for (const row of rows) yield { line: ++line, text: JSON.stringify(row) };
+}
+
+/** The lines of a stream; without skip_invalid, the first line past the limit ends the upload with a 413 right away. */
+async function* bounded(stream: ReadableStream<Uint8Array>, skipInvalid: boolean): AsyncGenerator<RawLine> {
+  for await (const read of readLines(stream, { maxLineBytes: MAX_LINE_BYTES })) {
+    if (!skipInvalid && "problem" in read && read.problem === "too_long") {
+      throw new EdgegymError(413, "line_too_long", new LineError(read.line, read.problem, read.bytes, MAX_LINE_BYTES).message);
+    }
+    yield read;
+  }
 }
 
 /** The options, from a JSON body or (for a JSONL body) from the query string. */
 async function readRequest(
   c: Context<{ Bindings: GatewayEnv }>,
-): Promise<{ options: z.infer<typeof JobOptions>; source: AsyncGenerator<string>; from: string }> {
-  const type = c.req.header("content-type") ?? "";
-  if (type.includes("application/json")) {
-    // A body that is not JSON is no request: it goes on as undefined and the parse below refuses it with a 400.
-    const body = parseOr400(JobRequest, await c.req.json().catch(() => undefined), "job request");
+): Promise<{ options: z.infer<typeof JobOptions>; source: AsyncGenerator<RawLine>; from: string }> {
+  const type = (c.req.header("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type === "application/json") {
+    const body = parseOr400(JobRequest, await readJson(c), "job request");
     if (body.rows && body.rows_key) throw new EdgegymError(400, "invalid_request", "give rows or rows_key, not both");
     if (body.rows) return { options: body, source: fromArray(body.rows), from: "rows" };
     if (!body.rows_key) throw new EdgegymError(400, "invalid_request", "a job needs rows: a JSONL body, `rows`, or `rows_key` naming an object in the bucket");
     // Another caller's upload, or another job's inputs, is as absent as a key that does not exist.
     const object = mayReadRows(callerOf(c), body.rows_key) ? await gatewayPorts(c.env).store.get(body.rows_key) : null;
     if (!object) throw new EdgegymError(404, "rows_not_found", `no object "${body.rows_key}" in the bucket`);
-    return { options: body, source: lines(object.body), from: body.rows_key };
+    return { options: body, source: bounded(object.body, body.skip_invalid), from: body.rows_key };
+  }
+  if (!JSONL_TYPES.has(type)) {
+    throw new EdgegymError(
+      415,
+      "unsupported_media_type",
+      `a job's rows come as JSON Lines (application/x-ndjson) or a JSON body (application/json), not ${type}`,
+    );
   }
   const query = c.req.query();
-  let params: unknown;
-  if (query.responses_create_params) {
-    try {
-      params = JSON.parse(query.responses_create_params);
-    } catch {
-      throw new EdgegymError(400, "invalid_request", "responses_create_params (query) is not JSON");
-    }
-  }
-  const options = parseOr400(JobOptions, { ...query, responses_create_params: params }, "job options");
+  const params = query.responses_create_params ? parseJsonWithin(query.responses_create_params, "responses_create_params (query)") : undefined;
+  const options = parseOr400(JobOptions, { ...query, ...(params === undefined ? {} : { responses_create_params: params }) }, "job options");
   if (!c.req.raw.body) throw new EdgegymError(400, "invalid_request", "the JSONL body is empty");
-  return { options, source: lines(c.req.raw.body), from: "body" };
+  return { options, source: bounded(c.req.raw.body, options.skip_invalid), from: "body" };
 }
 
 export async function createJob(c: Context<{ Bindings: GatewayEnv }>): Promise<Response> {
@@ -101,16 +125,26 @@ export async function createJob(c: Context<{ Bindings: GatewayEnv }>): Promise<R
   };
 
   const model = modelChoice(c, options);
-  let lineNumber = 0;
   let taskIndex = 0;
   /** Task index → the line that holds it: a row's own `_ng_task_index` is kept, so two rows may not share one. */
   const lineOfTask = new Map<number, number>();
-  for await (const text of source) {
-    lineNumber++;
-    if (text.trim() === "") continue;
+  for await (const read of source) {
+    const lineNumber = read.line;
+    if ("text" in read && read.text.trim() === "") continue;
     if (options.limit !== undefined && taskIndex >= options.limit) break;
     const position = taskIndex++;
-    const verdict = acceptRow(text, position, { ...options, environments: known });
+    if (!("text" in read)) {
+      const message = read.problem === "too_long" ? `longer than ${MAX_LINE_BYTES} bytes` : "not valid UTF-8";
+      problem(lineNumber, { path: [], message });
+      continue;
+    }
+    // Nesting and string lengths are checked before the line is parsed (acceptRow parses it).
+    const refused = jsonLimitError(read.text, "the line", JSON_LIMITS);
+    if (refused) {
+      problem(lineNumber, { path: [], message: refused.message });
+      continue;
+    }
+    const verdict = acceptRow(read.text, position, { ...options, environments: known });
     if ("issues" in verdict) {
       for (const issue of verdict.issues) problem(lineNumber, issue);
       continue;

@@ -2,12 +2,11 @@
 import type { Context } from "hono";
 import { z } from "zod";
 import type { GatewayEnv } from "../../contracts/env.generated.js";
-import type { JobInfo, JobRpc, ResultKind, ResultLocation } from "../../contracts/jobs.js";
+import { CHUNK_ROWS, expandMessages, type JobInfo, type JobRpc, type ResultKind, type ResultLocation } from "../../contracts/jobs.js";
 import { jobKeys } from "../../contracts/messages.js";
 import { EdgegymError, parseOr400 } from "../../protocol/index.js";
 import type { ObjectStore } from "../../storage/store.js";
 import { JOB_ID, jobIdPage } from "./job-list.js";
-import { CHUNK_ROWS } from "./jobs-create.js";
 import { gatewayPorts } from "./ports.js";
 
 type C = Context<{ Bindings: GatewayEnv }>;
@@ -68,23 +67,23 @@ export async function cancelJob(c: C): Promise<Response> {
   return c.json((await job(c).cancel()) ?? missing(c.req.param("id") ?? ""));
 }
 
-/** Re-enqueues only the rollouts that have no result, chunk by chunk. */
+const ResumeQuery = z.strictObject({
+  /** Only the rollouts with no record at all (crash recovery: a failure stays a failure); default false. */
+  only_missing: z.enum(["true", "false", "1", "0"]).optional(),
+});
+
+/** Re-enqueues only the rollouts that have no result (or, with only_missing, no record), chunk by chunk. */
 export async function resumeJob(c: C): Promise<Response> {
-  const resumed = (await job(c).resume()) ?? missing(c.req.param("id") ?? "");
+  const query = parseOr400(ResumeQuery, c.req.query(), "resume query");
+  const onlyMissing = query.only_missing === "true" || query.only_missing === "1";
+  const resumed = (await job(c).resume({ onlyMissing })) ?? missing(c.req.param("id") ?? "");
   const { info, missing: wanted, tasks } = resumed;
   if (wanted.length === 0) return c.json({ ...info, resumed: 0 });
-  // The chunks hold the accepted tasks in order, CHUNK_ROWS to a chunk.
-  const position = new Map(tasks.map((task, i) => [task, i]));
-  const byChunk = new Map<number, [number, number][]>();
-  for (const pair of wanted) {
-    const chunk = Math.floor((position.get(pair[0]) ?? 0) / CHUNK_ROWS);
-    byChunk.set(chunk, [...(byChunk.get(chunk) ?? []), pair]);
-  }
-  await gatewayPorts(c.env).rollouts.sendBatch(
-    [...byChunk].map(([chunk, only]) => ({
-      body: { kind: "expand" as const, job_id: info.id, chunk_key: jobKeys.inputsChunk(info.id, chunk), only, attempt: 2 },
-    })),
-  );
+  const ports = gatewayPorts(c.env);
+  // The chunk keys follow the inputs layout (contracts/jobs.ts): chunk i holds accepted tasks i×CHUNK_ROWS onwards.
+  const chunks = Math.ceil(tasks.length / CHUNK_ROWS);
+  const config = { id: info.id, tasks, chunk_keys: Array.from({ length: chunks }, (_, i) => jobKeys.inputsChunk(info.id, i)) };
+  await ports.rollouts.sendBatch(expandMessages(config, wanted, 2).map((body) => ({ body })));
   return c.json({ ...info, resumed: wanted.length });
 }
 

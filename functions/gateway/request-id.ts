@@ -1,13 +1,12 @@
 // A request id on every answer (the caller's x-request-id when well-formed, else a new one), in every error body and
-// in the access log line.
+// in the request's log line (the gateway's access log, through the structured logger of http/log.ts).
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { GatewayEnv } from "../../contracts/env.generated.js";
 import { REQUEST_ID_HEADER } from "../../contracts/names.js";
-import { logLine } from "../../http/log.js";
+import { type Logger, requestId as requestIdFor, silentLog, workerLogger } from "../../http/log.js";
 import { maybeCallerOf, setRequestId } from "./caller.js";
 import { gatewayPorts } from "./ports.js";
-
-const WELL_FORMED = /^[A-Za-z0-9._:-]{1,128}$/;
 /** Error bodies are small envelopes; anything larger is passed on as it is. */
 const MAX_ERROR_BODY = 64 * 1024;
 
@@ -54,9 +53,19 @@ async function withRequestId(response: Response, id: string): Promise<Response |
   return new Response(JSON.stringify({ ...body, error: { ...body.error, request_id: id } }), { status: response.status, headers });
 }
 
+/** The gateway's logger at its LOG_LEVEL; the access line is off when LOG_REQUESTS is "false". */
+function accessLog(c: Context<{ Bindings: GatewayEnv }>): Logger {
+  try {
+    const config = gatewayPorts(c.env).config;
+    return config.LOG_REQUESTS ? workerLogger("gateway", config.LOG_LEVEL) : silentLog;
+  } catch {
+    // A configuration error is the answer already; the line is still logged, at the default level.
+    return workerLogger("gateway", undefined);
+  }
+}
+
 export const requestId = createMiddleware<{ Bindings: GatewayEnv }>(async (c, next) => {
-  const given = c.req.header(REQUEST_ID_HEADER);
-  const id = given && WELL_FORMED.test(given) ? given : crypto.randomUUID();
+  const id = requestIdFor(c.req.header(REQUEST_ID_HEADER));
   setRequestId(c, id);
   const started = Date.now();
   await next();
@@ -68,18 +77,16 @@ export const requestId = createMiddleware<{ Bindings: GatewayEnv }>(async (c, ne
     }
   }
   c.header(REQUEST_ID_HEADER, id);
-  let enabled = true;
-  try {
-    enabled = gatewayPorts(c.env).config.LOG_REQUESTS;
-  } catch {
-    // A configuration error is the answer already; the line is still logged.
-  }
-  logLine(enabled, {
+  const status = c.res.status;
+  const fields = {
     request_id: id,
     method: c.req.method,
     path: c.req.path,
-    status: c.res.status,
-    ms: Date.now() - started,
+    outcome: status,
+    duration_ms: Date.now() - started,
     caller: maybeCallerOf(c)?.name,
-  });
+  };
+  const log = accessLog(c);
+  if (status >= 500) log.error("request failed", { ...fields, error: c.error });
+  else log.info("request", fields);
 });

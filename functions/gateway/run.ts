@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import { z } from "zod";
 import type { GatewayEnv } from "../../contracts/env.generated.js";
 import { ENVIRONMENT_HEADER } from "../../contracts/names.js";
-import type { JsonRecord, ModelChoice, RpcError } from "../../contracts/rpc.js";
+import { type JsonRecord, type ModelChoice, type RpcError, within } from "../../contracts/rpc.js";
 import { raise, readJson, rpcError } from "../../http/errors.js";
 import {
   NG_FAILURE_CLASS,
@@ -15,10 +15,13 @@ import {
   ROLLOUT_ID,
   RunRow,
 } from "../../protocol/index.js";
-import { callerOf } from "./caller.js";
+import { callerOf, requestIdOf } from "./caller.js";
 import { ModelFields, modelChoice } from "./model-choice.js";
+import { gatewayPorts } from "./ports.js";
 
-export const RunQuery = ModelFields.extend({
+/** /run's options; an unknown one is a 400 (a misspelt option silently ignored would run something else). */
+export const RunQuery = z.strictObject({
+  ...ModelFields.shape,
   environment: z.string().min(1).optional(),
   max_steps: z.coerce.number().int().positive().optional(),
   /**
@@ -74,9 +77,12 @@ export async function run(c: Context<{ Bindings: GatewayEnv }>): Promise<Respons
     ...choice,
     // The rollout's sessions are bound to the caller's token name.
     caller: callerOf(c).name,
+    requestId: requestIdOf(c),
   };
-  // A call that fails outright (the agent's isolate lost) is a failed rollout too, answered the way the caller asked.
-  const result = await c.env.AGENT.run(row, options).catch((error: unknown) => ({ ok: false as const, error: rpcError(error) }));
+  // The agent bounds the rollout by its own deadline; this bound only outlives it, so /run never waits unbounded. A call
+  // that fails outright (the agent's isolate lost, or this bound passed) is a failed rollout too, answered as asked.
+  const call = within(c.env.AGENT.run(row, options), AbortSignal.timeout(gatewayPorts(c.env).config.RUN_TIMEOUT_MS), "the agent");
+  const result = await call.catch((error: unknown) => ({ ok: false as const, error: rpcError(error) }));
   if (result.ok) return c.json(result.value);
   const failures = query.failures ?? (row._ng_rollout_index !== undefined ? "record" : "error");
   return failures === "record" ? c.json(failureRecord(row, result.error, choice)) : raise(result.error);

@@ -5,8 +5,9 @@ import { z } from "zod";
 import type { ModelProxyEnv } from "../../contracts/env.generated.js";
 import { SESSION_HEADER } from "../../contracts/names.js";
 import { notFound, onError, readJson } from "../../http/errors.js";
+import { requestLog } from "../../http/request-log.js";
 import { parseOr400, ResponsesCreateParams } from "../../protocol/index.js";
-import { proxyConfig } from "./config.js";
+import { proxyConfig, proxyLog } from "./config.js";
 import { rejectUnsupportedItems } from "./convert.js";
 import { type CallContext, callModel, type ModelTurn, prepareChatBody } from "./model-call.js";
 import { toChatCompletion } from "./respond.js";
@@ -22,10 +23,11 @@ type ProxyContext = Context<{ Bindings: ModelProxyEnv }>;
 export const app = new Hono<{ Bindings: ModelProxyEnv }>();
 app.onError(onError);
 app.notFound(notFound);
+app.use(requestLog((c) => proxyLog(c.env)));
 
 function context(c: ProxyContext): CallContext {
   const sessionId = c.req.header(SESSION_HEADER);
-  return { signal: c.req.raw.signal, ...(sessionId ? { sessionId } : {}) };
+  return { signal: c.req.raw.signal, ...(sessionId ? { sessionId } : {}), log: proxyLog(c.env).child({ request_id: c.get("requestId") }) };
 }
 
 /** Which upstream answered (its index in the pool, never its URL) and after how many attempts: for operators and tests. */

@@ -6,7 +6,7 @@ import { rpcError } from "../../http/errors.js";
 import type { ResponsesCreateParams, Response as ResponsesResponse } from "../../protocol/index.js";
 import { app } from "./app.js";
 import { callConfig } from "./call-config.js";
-import { proxyConfig } from "./config.js";
+import { proxyConfig, proxyLog } from "./config.js";
 import { respondTurn } from "./turn.js";
 
 export class ModelEntrypoint extends WorkerEntrypoint<ModelProxyEnv> implements ModelRpc {
@@ -15,14 +15,20 @@ export class ModelEntrypoint extends WorkerEntrypoint<ModelProxyEnv> implements 
   }
 
   async respond(params: ResponsesCreateParams, options: ModelCallOptions = {}): Promise<RpcResult<ResponsesResponse>> {
+    const log = proxyLog(this.env);
+    const started = Date.now();
     try {
       // The caller's policy model and token choice, for this call only.
       const config = callConfig(proxyConfig(this.env), options);
       const signal = options.timeoutMs ? AbortSignal.timeout(options.timeoutMs) : undefined;
-      const { response } = await respondTurn(config, params, { ...(options.sessionId ? { sessionId: options.sessionId } : {}), ...(signal ? { signal } : {}) });
+      const context = { ...(options.sessionId ? { sessionId: options.sessionId } : {}), ...(signal ? { signal } : {}), log };
+      const { response, turn } = await respondTurn(config, params, context);
+      log.debug("model turn", { outcome: "ok", attempts: turn.attempts, duration_ms: Date.now() - started });
       return { ok: true, value: response };
     } catch (error) {
-      return { ok: false, error: rpcError(error) };
+      const answer = rpcError(error);
+      log.warn("model turn failed", { outcome: answer.code, status: answer.status, error: answer.message, duration_ms: Date.now() - started });
+      return { ok: false, error: answer };
     }
   }
 }

@@ -1,4 +1,5 @@
 // One model turn, as NeMo Gym's vllm_model makes it: overrides and token flags on the way up, reasoning and token ids back.
+import type { Logger } from "../../http/log.js";
 import { EdgegymError } from "../../protocol/index.js";
 import type { JsonObject, ProxyConfig } from "./config.js";
 import { splitThink } from "./reasoning.js";
@@ -35,6 +36,8 @@ export interface ModelTurn {
 export interface CallContext {
   sessionId?: string;
   signal?: AbortSignal;
+  /** Where failed attempts are logged. */
+  log?: Logger;
 }
 
 function metadataObject(metadata: unknown, key: string): JsonObject {

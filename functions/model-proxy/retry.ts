@@ -1,4 +1,5 @@
 // One upstream call, bounded: a timeout per attempt, a fixed attempt budget, backoff with jitter, failover across the pool.
+import type { Logger } from "../../http/log.js";
 import { EdgegymError } from "../../protocol/index.js";
 import type { ProxyConfig } from "./config.js";
 import { redact, upstreamName } from "./redact.js";
@@ -20,6 +21,8 @@ export interface UpstreamCall<T> {
   accept: (json: unknown) => T;
   /** NeMo Gym's rule: a context-length 400 is an answer (an empty, incomplete turn), not a failure. */
   contextLengthIsAnswer?: boolean;
+  /** Where each failed attempt is logged (its upstream's host only: a URL may hold credentials). */
+  log?: Logger;
 }
 
 export type UpstreamResult<T> =
@@ -41,6 +44,15 @@ interface Failure {
   timeout?: boolean;
   describe: string;
   retryAfterMs?: number;
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    // Not a URL (the config check makes this unlikely): its text says nothing secret once the scheme is gone.
+    return url.replace(/^\w+:\/\/[^@/]*@/, "");
+  }
 }
 
 function upstreamUrl(base: string, call: UpstreamCall<unknown>): string {
@@ -179,6 +191,13 @@ export async function callUpstream<T>(config: ProxyConfig, call: UpstreamCall<T>
     }
     if ("contextLength" in result) return { kind: "context_length", message: result.contextLength, upstream: url, attempts: n };
     last = { url, failure: result.failure };
+    call.log?.warn("model attempt failed", {
+      upstream: hostOf(url),
+      attempt: n,
+      of: config.maxAttempts,
+      outcome: result.failure.timeout ? "timeout" : result.failure.kind,
+      error: result.failure.describe,
+    });
     if (result.failure.kind === "connection") {
       failedHere.add(url);
       if (!config.isolated) recordFailure(url, config.unhealthyMs);

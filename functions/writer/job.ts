@@ -1,20 +1,41 @@
-// One Durable Object per job: its counters, the set of finished rollout ids (exactly-once results), completion and metrics.
+// One Durable Object per job: its counters, the set of finished rollout ids (exactly-once results), completion and metrics,
+// and a stall watch on its alarm (a job that stops moving re-enqueues what is missing, then gives up on it as failures).
 import { DurableObject } from "cloudflare:workers";
 import { configCache, WriterVars } from "../../contracts/config.js";
 import type { WriterEnv } from "../../contracts/env.generated.js";
 import { environmentService } from "../../contracts/environments.js";
+import { failureRecord } from "../../contracts/failures.js";
 import type { BrowsePage, BrowseQuery, JobSummary, SummaryOptions } from "../../contracts/job-views.js";
-import type { JobConfig, JobInfo, JobRpc, JobStatus, LocationPage, ResultEntry, ResultKind, ResumePlan } from "../../contracts/jobs.js";
+import {
+  type Abandonment,
+  expandMessages,
+  type JobConfig,
+  type JobInfo,
+  type JobRpc,
+  type JobStatus,
+  type LocationPage,
+  type ResultEntry,
+  type ResultKind,
+  type ResumeOptions,
+  type ResumePlan,
+  type RolloutScope,
+  scopePairs,
+} from "../../contracts/jobs.js";
 import { jobKeys, rolloutId } from "../../contracts/messages.js";
 import type { ModelChoice } from "../../contracts/rpc.js";
+import { type Logger, workerLogger } from "../../http/log.js";
 import type { AggregateMetrics } from "../../protocol/index.js";
+import { guardedQueue } from "../../queues/guarded.js";
+import { cloudflareQueue } from "../../queues/cloudflare.js";
+import { guardedStore } from "../../storage/guarded.js";
 import { r2Store } from "../../storage/r2.js";
 import type { ObjectStore } from "../../storage/store.js";
 import { jobMetrics } from "./metrics.js";
+import { noteStall, type StallState, stallMs, stallOf, stallStep } from "./stall.js";
 import { JobTables } from "./tables.js";
 import { browseResults, jobSummary } from "./views.js";
 
-interface Meta {
+interface Meta extends StallState {
   config: JobConfig;
   status: JobStatus;
   started: number;
@@ -29,7 +50,9 @@ const encoder = new TextEncoder();
 
 export class Job extends DurableObject<WriterEnv> implements JobRpc {
   private readonly tables = new JobTables(this.ctx.storage.sql);
-  private readonly store: ObjectStore = r2Store(this.env.BUCKET);
+  private readonly config = config(this.env);
+  private readonly store: ObjectStore = guardedStore(r2Store(this.env.BUCKET), { writeFailureRate: this.config.CHAOS_STORE_WRITE_FAILURE_RATE });
+  private readonly log: Logger = workerLogger("writer", this.config.LOG_LEVEL);
   /** record() calls run one after another: a batch's ids are checked and written as one step. */
   private tail: Promise<unknown> = Promise.resolve();
 
@@ -39,24 +62,39 @@ export class Job extends DurableObject<WriterEnv> implements JobRpc {
     return meta;
   }
 
+  private total(meta: Meta): number {
+    return meta.config.tasks.length * meta.config.num_repeats;
+  }
+
   private async describe(meta: Meta): Promise<JobInfo> {
     const { config: job } = meta;
-    const total = job.tasks.length * job.num_repeats;
+    const total = this.total(meta);
     const { done, failed } = meta;
     const open = Math.max(0, total - done - failed);
     const running = meta.status === "running" ? Math.min(open, Math.max(0, meta.started - done - failed)) : 0;
+    const stalled = meta.status === "running" ? stallOf(meta, job.created_at, this.config) : undefined;
     const info: JobInfo = {
       id: job.id,
       status: meta.status,
       ...(job.environment ? { environment: job.environment } : {}),
       num_repeats: job.num_repeats,
       tasks: job.tasks.length,
-      counts: { total, queued: meta.status === "running" ? open - running : 0, running, done, failed },
+      counts: {
+        total,
+        queued: meta.status === "running" ? open - running : 0,
+        running,
+        done,
+        failed,
+        failed_by_class: this.tables.failureClasses(),
+      },
       progress: total === 0 ? 1 : (done + failed) / total,
       created_at: job.created_at,
       ...(meta.completed_at ? { completed_at: meta.completed_at } : {}),
       elapsed_seconds: ((meta.completed_at ?? Date.now()) - job.created_at) / 1000,
       ...(job.skipped_lines?.length ? { skipped_lines: job.skipped_lines } : {}),
+      ...(stalled ? { stalled } : {}),
+      ...(meta.heals ? { heals: meta.heals } : {}),
+      ...(meta.stalls?.length ? { stalls: meta.stalls } : {}),
     };
     if (meta.status === "completed") {
       const stored = await this.store.get(jobKeys.metrics(job.id));
@@ -65,11 +103,18 @@ export class Job extends DurableObject<WriterEnv> implements JobRpc {
     return info;
   }
 
+  /** The stall watch: the alarm comes back when the job would be stalled, unless a result moves it first. */
+  private async watch(meta: Meta): Promise<void> {
+    await this.ctx.storage.setAlarm((meta.progress_at ?? Date.now()) + stallMs(this.config));
+  }
+
   async create(job: JobConfig): Promise<JobInfo> {
     const existing = this.meta();
     if (existing) return this.describe(existing);
-    const meta: Meta = { config: job, status: job.tasks.length === 0 ? "completed" : "running", started: 0, done: 0, failed: 0 };
+    const meta: Meta = { config: job, status: job.tasks.length === 0 ? "completed" : "running", started: 0, done: 0, failed: 0, progress_at: Date.now() };
     this.tables.saveMeta(meta);
+    if (meta.status === "running") await this.watch(meta);
+    this.log.info("job created", { job_id: job.id, environment: job.environment, outcome: meta.status, rollouts: this.total(meta) });
     return this.describe(meta);
   }
 
@@ -121,12 +166,13 @@ export class Job extends DurableObject<WriterEnv> implements JobRpc {
         const latest = this.meta() ?? meta;
         if (kind === "rollout") latest.done += mine.length;
         else latest.failed += mine.length;
+        latest.progress_at = Date.now();
         this.tables.saveMeta(latest);
       });
     }
     const latest = this.meta() ?? meta;
     // Completion is off the write path: the metrics are computed by the alarm, streaming the results.
-    if (latest.status === "running" && latest.done + latest.failed >= latest.config.tasks.length * latest.config.num_repeats) {
+    if (latest.status === "running" && latest.done + latest.failed >= this.total(latest)) {
       await this.ctx.storage.setAlarm(Date.now());
     }
     return { written: fresh.length, duplicates: entries.length - fresh.length };
@@ -134,8 +180,9 @@ export class Job extends DurableObject<WriterEnv> implements JobRpc {
 
   override async alarm(): Promise<void> {
     const meta = this.meta();
-    if (meta?.status !== "running" || meta.done + meta.failed < meta.config.tasks.length * meta.config.num_repeats) return;
-    const deployed = config(this.env).ENVIRONMENTS;
+    if (meta?.status !== "running") return;
+    if (meta.done + meta.failed < this.total(meta)) return this.checkStall(meta);
+    const deployed = this.config.ENVIRONMENTS;
     const metrics = await jobMetrics(
       (environment) => environmentService(this.env, deployed, environment),
       this.tables.environments(),
@@ -148,6 +195,71 @@ export class Job extends DurableObject<WriterEnv> implements JobRpc {
     latest.status = "completed";
     latest.completed_at = Date.now();
     this.tables.saveMeta(latest);
+    const elapsed = latest.completed_at - latest.config.created_at;
+    this.log.info("job completed", { job_id: latest.config.id, outcome: "completed", done: latest.done, failed: latest.failed, duration_ms: elapsed });
+  }
+
+  /** Every (task, repeat) of the job without any record. */
+  private missing(meta: Meta): [number, number][] {
+    const have = this.tables.rolloutIds();
+    const missing: [number, number][] = [];
+    for (const task of meta.config.tasks) {
+      for (let repeat = 0; repeat < meta.config.num_repeats; repeat++) {
+        // A job recorded before ids took NeMo Gym's form has `<job>:<task>:<repeat>` ones.
+        if (!have.has(rolloutId(meta.config.id, task, repeat)) && !have.has(`${meta.config.id}:${task}:${repeat}`)) missing.push([task, repeat]);
+      }
+    }
+    return missing;
+  }
+
+  private async checkStall(meta: Meta): Promise<void> {
+    const step = stallStep(meta, meta.config.created_at, this.config);
+    if (step.kind === "wait") {
+      await this.ctx.storage.setAlarm(step.until);
+      return;
+    }
+    const missing = this.missing(meta);
+    const fields = { job_id: meta.config.id, environment: meta.config.environment, missing: missing.length, heals: meta.heals ?? 0 };
+    if (step.kind === "give_up") {
+      this.log.error("job stalled and its heals are spent: what is missing becomes dead_letter failures", { ...fields, outcome: "gave_up" });
+      noteStall(meta, { at: Date.now(), missing: missing.length, action: "gave_up" });
+      this.tables.saveMeta(meta);
+      await this.abandon({ pairs: missing }, { failure_class: "dead_letter", message: `no result after ${meta.heals ?? 0} heal(s) of the stalled job` });
+      return;
+    }
+    // Re-enqueued as the job's next attempt; rollout ids are deterministic, so a late original answer is a harmless duplicate.
+    const heals = (meta.heals ?? 0) + 1;
+    await guardedQueue(cloudflareQueue(this.env.ROLLOUTS)).sendBatch(expandMessages(meta.config, missing, heals + 1).map((body) => ({ body })));
+    const latest = this.meta() ?? meta;
+    latest.heals = heals;
+    noteStall(latest, { at: Date.now(), missing: missing.length, action: "healed" });
+    latest.progress_at = Date.now();
+    latest.started = latest.done + latest.failed;
+    this.tables.saveMeta(latest);
+    this.log.warn("job stalled: re-enqueued what is missing", { ...fields, heals, outcome: "healed" });
+    await this.watch(latest);
+  }
+
+  async abandon(scope: RolloutScope, failure: Abandonment): Promise<{ written: number }> {
+    const meta = this.meta();
+    if (!meta) return { written: 0 };
+    const environment = meta.config.environment ?? "unknown";
+    const entries = scopePairs(meta.config, scope).map(([task, repeat]): ResultEntry => {
+      const id = rolloutId(meta.config.id, task, repeat);
+      const record = failureRecord({
+        task_index: task,
+        rollout_index: repeat,
+        rollout_id: id,
+        environment,
+        code: failure.failure_class,
+        message: failure.message,
+      });
+      const summary = { failure_class: record.failure_class };
+      return { rollout_id: id, kind: "failure", task_index: task, rollout_index: repeat, environment, line: JSON.stringify(record), summary };
+    });
+    const { written } = await this.record(entries);
+    if (written > 0) this.log.warn("rollouts recorded as failures by the Job object", { job_id: meta.config.id, outcome: failure.failure_class, written });
+    return { written };
   }
 
   async cancel(): Promise<JobInfo | null> {
@@ -157,31 +269,31 @@ export class Job extends DurableObject<WriterEnv> implements JobRpc {
       meta.status = "cancelled";
       meta.completed_at = Date.now();
       this.tables.saveMeta(meta);
+      this.log.info("job cancelled", { job_id: meta.config.id, outcome: "cancelled" });
     }
     return this.describe(meta);
   }
 
-  /** Every (task, repeat) without a scored rollout; failures are forgotten and tried again, as NeMo Gym retries them on resume. */
-  async resume(): Promise<ResumePlan | null> {
+  /**
+   * Every (task, repeat) without a scored rollout; failures are forgotten and tried again, as NeMo Gym retries them on
+   * resume. With onlyMissing (crash recovery), only those without any record: a failure stays what it was.
+   */
+  async resume(options: ResumeOptions = {}): Promise<ResumePlan | null> {
     const meta = this.meta();
     if (!meta) return null;
     // Their lines stay in the failure objects, but only listed ids are ever read back: no stale failure reappears.
-    this.tables.forgetFailures();
-    const have = this.tables.rolloutIds();
-    const missing: [number, number][] = [];
-    for (const task of meta.config.tasks) {
-      for (let repeat = 0; repeat < meta.config.num_repeats; repeat++) {
-        // A job recorded before ids took NeMo Gym's form has `<job>:<task>:<repeat>` ones.
-        if (!have.has(rolloutId(meta.config.id, task, repeat)) && !have.has(`${meta.config.id}:${task}:${repeat}`)) missing.push([task, repeat]);
-      }
-    }
+    if (!options.onlyMissing) this.tables.forgetFailures();
+    const missing = this.missing(meta);
     Object.assign(meta, this.tables.counted());
     if (missing.length > 0) {
       meta.status = "running";
       delete meta.completed_at;
       meta.started = meta.done + meta.failed;
+      meta.progress_at = Date.now();
     }
     this.tables.saveMeta(meta);
+    if (missing.length > 0) await this.watch(meta);
+    this.log.info("job resumed", { job_id: meta.config.id, outcome: options.onlyMissing ? "only_missing" : "resume", missing: missing.length });
     return { info: await this.describe(meta), missing, tasks: meta.config.tasks };
   }
 

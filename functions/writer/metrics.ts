@@ -1,6 +1,7 @@
 // A completed job's metrics, per environment, from that environment's own aggregateMetrics (its compute_metrics included),
 // the verify-response summaries streamed to it in pages: the job's results are never all in memory here.
-import { type EnvironmentRpc, release } from "../../contracts/rpc.js";
+import { type EnvironmentRpc, release, within } from "../../contracts/rpc.js";
+import { TIMEOUTS } from "../../contracts/timeouts.js";
 import { aggregateMetrics } from "../../metrics/index.js";
 import type { AggregateMetrics, VerifyResult } from "../../protocol/index.js";
 
@@ -55,7 +56,12 @@ export async function jobMetrics(
     const rpc = service(environment);
     if (rpc) {
       // A failing call is answered below, with the default metrics: a job must complete even when one environment's hook breaks.
-      const result = await rpc.aggregateMetrics(summaryStream(pages, environment)).catch((error: unknown) => ({ ok: false as const, error }));
+      const call = within(
+        rpc.aggregateMetrics(summaryStream(pages, environment)),
+        AbortSignal.timeout(TIMEOUTS.metricsMs),
+        `${environment}'s aggregateMetrics`,
+      );
+      const result = await call.catch((error: unknown) => ({ ok: false as const, error }));
       release(result);
       if (result.ok) {
         out[environment] = result.value;

@@ -1,4 +1,5 @@
 // The Job object's SQLite tables: its metadata, and one row per finished rollout (where its line is, its summary).
+import { countedClass, emptyFailureCounts, type FailureCounts } from "../../contracts/failures.js";
 import type { LocationPage, ResultEntry, ResultKind } from "../../contracts/jobs.js";
 
 const PAGE = 1000;
@@ -53,6 +54,18 @@ export class JobTables {
         JSON.stringify(entry.summary),
       );
     }
+  }
+
+  /** Failures by class (a failure's summary holds its class; an older one its detailed code, or nothing: exhausted_attempts). */
+  failureClasses(): FailureCounts {
+    const counts = emptyFailureCounts();
+    const rows = this.sql
+      .exec<{ c: string | null; n: number }>(
+        `SELECT json_extract(summary, '$.failure_class') AS c, COUNT(*) AS n FROM results WHERE kind = 'failure' GROUP BY c`,
+      )
+      .toArray();
+    for (const { c, n } of rows) counts[countedClass(c)] += n;
+    return counts;
   }
 
   forgetFailures(): void {

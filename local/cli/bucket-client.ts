@@ -11,6 +11,7 @@ import { inProcessEnvironment } from "../../environments/sdk/index.js";
 import { discoverEnvironments } from "../../infra/environments.js";
 import { type BucketJobs, bucketJobs, createBucketJob } from "../../ledger/index.js";
 import { EdgegymError } from "../../protocol/index.js";
+import { guardedQueue } from "../../queues/guarded.js";
 import { sqsQueue } from "../../queues/sqs.js";
 import { type AwsClients, awsClients } from "../../storage/aws.js";
 import type { ObjectStore } from "../../storage/store.js";
@@ -66,7 +67,7 @@ export class BucketJobsClient {
   async create(file: string, options: JobOptionsInput): Promise<JobSnapshot> {
     const lines = createInterface({ input: createReadStream(file, "utf8"), crlfDelay: Number.POSITIVE_INFINITY });
     try {
-      return await createBucketJob(this.store, this.jobs, sqsQueue(this.clients.sqs, this.queue()), lines, {
+      return await createBucketJob(this.store, this.jobs, guardedQueue(sqsQueue(this.clients.sqs, this.queue())), lines, {
         ...(options.environment ? { environment: options.environment } : {}),
         num_repeats: options.num_repeats ?? 1,
         ...(options.limit ? { limit: options.limit } : {}),
@@ -116,7 +117,7 @@ export class BucketJobsClient {
 
   async resume(id: string): Promise<JobSnapshot & { resumed: number }> {
     await this.withEnvironments((await this.jobs.info(id))?.environment);
-    const resumed = await this.jobs.resume(id, sqsQueue(this.clients.sqs, this.queue()));
+    const resumed = await this.jobs.resume(id, guardedQueue(sqsQueue(this.clients.sqs, this.queue())));
     if (!resumed) throw new Error(`no job "${id}" in ${this.target.bucket}`);
     return resumed;
   }

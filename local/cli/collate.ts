@@ -6,6 +6,7 @@ import type { DatasetRow } from "../../protocol/index.js";
 import { discoverEnvironments } from "../environments.js";
 import type { DatasetProblem } from "./dataset.js";
 import { DatasetMetrics } from "./dataset-metrics.js";
+import { MAX_LINE_BYTES } from "../../http/json.js";
 import { checkRow, fileLines } from "./row-check.js";
 
 /** NeMo Gym's dataset types that collate writes (its `benchmark` type has its own preparation). */
@@ -64,9 +65,9 @@ export async function collate(inputs: CollateInput[], outputDir: string, onProbl
     for (const input of inputs) {
       const metrics = new DatasetMetrics();
       const out = streams.get(input.split)!;
-      for await (const { line, text } of fileLines(input.file)) {
+      for await (const { line, text, problem } of fileLines(input.file, { maxLineBytes: MAX_LINE_BYTES })) {
         // collate stamps agent_ref itself (as NeMo Gym's does), so a row's own is not held against it.
-        const verdict = await checkRow(text, input.file, line, { environment: input.environment, known });
+        const verdict = await checkRow(text, input.file, line, { lineProblem: problem, environment: input.environment, known });
         if (!verdict.ok) {
           problems += verdict.problems.length;
           for (const problem of verdict.problems) onProblem(problem);

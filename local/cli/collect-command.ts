@@ -12,7 +12,7 @@ import type { CollectSummary } from "./collect-output.js";
 import { parseRepeats, type RepeatsSpec } from "./collect-plan.js";
 import { SPLITS } from "./collate.js";
 import { formatProblem } from "./dataset.js";
-import { GatewayClient } from "./gateway-client.js";
+import { GatewayClient, JobsClient } from "./gateway-client.js";
 import { loadPromptConfig } from "./prompt-config.js";
 import { progressBar } from "./progress.js";
 import { metricsTable } from "./table.js";
@@ -125,6 +125,8 @@ async function run(flags: CollectFlags): Promise<void> {
       if (!controller.signal.aborted) throw error;
       const resume = "run the same command with --resume to collect only the rest";
       if (error instanceof CollectInterrupted) {
+        // Locally the job ends with the emulation: cancelled, so the next start does not resume it (a --resume collects the rest).
+        if (local && gateway) await new JobsClient(gateway).cancel(error.job.id);
         const where = aws ? ` --bucket ${flags.bucket}` : flags.url ? ` --url ${flags.url}` : "";
         const follow = `edgegym jobs status ${error.job.id}${where}`;
         process.stderr.write(

@@ -10,7 +10,7 @@ import type { CollectSummary, RecordLine } from "./collect-output.js";
 import type { Plan } from "./collect-plan.js";
 import type { DatasetProblem } from "./dataset.js";
 import { type GatewayClient, type GatewayError, JobsClient, type JobSnapshot } from "./gateway-client.js";
-import { silentProgress } from "./progress.js";
+import { type Progress, silentProgress } from "./progress.js";
 
 export type { CollectSummary } from "./collect-output.js";
 
@@ -65,6 +65,15 @@ async function createJob(jobs: JobsApi, plan: Plan, options: CollectJobOptions):
   }
 }
 
+/**
+ * Ticks the progress up to a job's counts: one tick per new result, of its kind. (Done and failed are each counted up to the
+ * job's own figure; deciding a tick's kind by its position misread a failure as done, or the other way, whenever both grew.)
+ */
+export function advance(progress: Progress, reported: { done: number; failed: number }, counts: { done: number; failed: number }): void {
+  for (; reported.done < counts.done; reported.done++) progress.tick(false);
+  for (; reported.failed < counts.failed; reported.failed++) progress.tick(true);
+}
+
 /** Runs the plan as one job; records come back with the input's indices. */
 export async function runJob(client: CollectTarget, plan: Plan, options: CollectJobOptions, context: { streamTo?: string }): Promise<RunResult> {
   const jobs: JobsApi = "create" in client ? client : new JobsClient(client);
@@ -79,18 +88,18 @@ export async function runJob(client: CollectTarget, plan: Plan, options: Collect
 
   const progress = options.progress ?? silentProgress;
   progress.start(job.counts.total);
-  let reported = 0;
+  const reported = { done: 0, failed: 0 };
   try {
     while (job.status === "running") {
       if (options.signal?.aborted) {
-        // What is done so far goes to the output, so `collect --resume` collects only the rest.
+        // What is done so far goes to the output, so `collect --resume` collects only the rest (if the download fails
+        // too, the output is empty and --resume collects everything: nothing is lost, only redone).
         const partial = await downloadLines(jobs, job.id, "rollouts", plan).catch(() => []);
         throw new PartialCollection(new CollectInterrupted(job), partial);
       }
       await sleep(options.pollMs ?? 250);
       job = await jobs.get(job.id);
-      const finished = job.counts.done + job.counts.failed;
-      for (; reported < finished; reported++) progress.tick(reported >= job.counts.done);
+      advance(progress, reported, job.counts);
     }
   } finally {
     progress.stop();

@@ -8,6 +8,7 @@ import { environmentFromAgentName } from "./agent-ref.js";
 import type { DatasetRow } from "../../protocol/index.js";
 import type { DatasetProblem } from "./dataset.js";
 import type { LoadedPromptConfig } from "./prompt-config.js";
+import { MAX_LINE_BYTES } from "../../http/json.js";
 import { checkRow, fileLines } from "./row-check.js";
 
 /** NeMo Gym's num_repeats: one number, or per environment (agent names accepted) with an optional `_default`. */
@@ -111,10 +112,15 @@ export async function buildPlan(options: PlanOptions): Promise<Plan> {
   const accepted: { task: TaskInfo; line: number }[] = [];
   let position = 0;
   try {
-    for await (const { line, text } of fileLines(options.input)) {
+    for await (const { line, text, problem } of fileLines(options.input, { maxLineBytes: MAX_LINE_BYTES })) {
       if (options.limit !== undefined && position >= options.limit) break;
       const index = position++;
-      const verdict = await checkRow(text, options.input, line, { promptConfig: options.promptConfig, known: options.known, protocolOnly: true });
+      const verdict = await checkRow(text, options.input, line, {
+        lineProblem: problem,
+        promptConfig: options.promptConfig,
+        known: options.known,
+        protocolOnly: true,
+      });
       if (!verdict.ok) {
         problems.push(...verdict.problems);
         continue;

@@ -5,6 +5,7 @@ import { Command } from "commander";
 import { collate, parseCollateInput, type CollateInput } from "./collate.js";
 import { type DatasetProblem, formatProblem } from "./dataset.js";
 import { loadPromptConfig } from "./prompt-config.js";
+import { MAX_LINE_BYTES } from "../../http/json.js";
 import { checkRow, fileLines } from "./row-check.js";
 import { describeValidation, validateFile } from "./validate.js";
 
@@ -24,8 +25,8 @@ export async function renderDataset(
   let rows = 0;
   let problems = 0;
   try {
-    for await (const { line, text } of fileLines(input)) {
-      const verdict = await checkRow(text, input, line, { promptConfig, known: [], protocolOnly: true });
+    for await (const { line, text, problem } of fileLines(input, { maxLineBytes: MAX_LINE_BYTES })) {
+      const verdict = await checkRow(text, input, line, { lineProblem: problem, promptConfig, known: [], protocolOnly: true });
       if (!verdict.ok) {
         problems += verdict.problems.length;
         verdict.problems.forEach(onProblem);

@@ -91,8 +91,10 @@ export interface JobSnapshot {
   id: string;
   status: "running" | "completed" | "cancelled";
   environment?: string;
-  counts: { total: number; queued: number; running: number; done: number; failed: number };
+  counts: { total: number; queued: number; running: number; done: number; failed: number; failed_by_class?: Record<string, number> };
   progress: number;
+  /** Present while the job is stalled (nothing recorded for its stall time). */
+  stalled?: { since: number; heals: number; max_heals: number };
   elapsed_seconds: number;
   created_at: number;
   skipped_lines?: { line: number; field: string; message: string }[];
@@ -143,8 +145,9 @@ export class JobsClient {
     return this.gateway.json<JobSnapshot>(`/v1/jobs/${encodeURIComponent(id)}`, { method: "DELETE" });
   }
 
-  resume(id: string): Promise<JobSnapshot & { resumed: number }> {
-    return this.gateway.json(`/v1/jobs/${encodeURIComponent(id)}/resume`, { method: "POST" });
+  /** Re-enqueues what has no scored rollout (failures run again), or with onlyMissing what has no record at all. */
+  resume(id: string, onlyMissing = false): Promise<JobSnapshot & { resumed: number }> {
+    return this.gateway.json(`/v1/jobs/${encodeURIComponent(id)}/resume${onlyMissing ? "?only_missing=true" : ""}`, { method: "POST" });
   }
 
   /** The job's scored JSONL (or failures), as a stream to write where the user wants it. */

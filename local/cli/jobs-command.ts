@@ -12,7 +12,10 @@ const DEFAULT_URL = "http://127.0.0.1:8787";
 
 function line(job: JobSnapshot): string {
   const c = job.counts;
-  return `${job.id}  ${job.status.padEnd(9)}  ${(job.progress * 100).toFixed(1).padStart(5)}%  done ${c.done}  failed ${c.failed}  running ${c.running}  queued ${c.queued}  of ${c.total}  ${job.environment ?? "(per row)"}  ${job.elapsed_seconds.toFixed(1)} s`;
+  const classes = Object.entries(c.failed_by_class ?? {}).filter(([, n]) => n > 0);
+  const why = classes.length ? ` (${classes.map(([name, n]) => `${name} ${n}`).join(", ")})` : "";
+  const stalled = job.stalled ? `  STALLED since ${new Date(job.stalled.since).toISOString()} (heals ${job.stalled.heals}/${job.stalled.max_heals})` : "";
+  return `${job.id}  ${job.status.padEnd(9)}  ${(job.progress * 100).toFixed(1).padStart(5)}%  done ${c.done}  failed ${c.failed}${why}  running ${c.running}  queued ${c.queued}  of ${c.total}  ${job.environment ?? "(per row)"}  ${job.elapsed_seconds.toFixed(1)} s${stalled}`;
 }
 
 export function jobsCommand(): Command {
@@ -54,9 +57,11 @@ export function jobsCommand(): Command {
     process.stdout.write(`${line(await connect(options).cancel(id))}\n`);
   });
 
-  withGateway(jobs.command("resume <id>").description("re-enqueue only the rollouts that have no result")).action(async (id: string, options) => {
-    const job = await connect(options).resume(id);
-    process.stdout.write(`${line(job)}\nre-enqueued ${job.resumed} rollout(s)\n`);
-  });
+  withGateway(jobs.command("resume <id>").description("re-enqueue only the rollouts that have no result"))
+    .option("--only-missing", "only rollouts with no record at all: failures stay failures (what a restart does)")
+    .action(async (id: string, options) => {
+      const job = await connect(options).resume(id, options.onlyMissing === true);
+      process.stdout.write(`${line(job)}\nre-enqueued ${job.resumed} rollout(s)\n`);
+    });
   return jobs;
 }

@@ -1,11 +1,14 @@
 // The edgegym command line: collect rollouts (through the queues, or --direct through /run), manage jobs, run locally.
+import path from "node:path";
 import { Command } from "commander";
 import { modelFromEnv, startLocal } from "../emulation.js";
 import { discoverEnvironments } from "../environments.js";
+import { STATE_DIR } from "../paths.js";
 import { collectCommand } from "./collect-command.js";
 import { datasetCommand } from "./dataset-command.js";
 import { envCommand, initCommand } from "./env-command.js";
 import { jobsCommand } from "./jobs-command.js";
+import { logsCommand } from "./logs-command.js";
 import { exportCommand, reverifyCommand } from "./offline-commands.js";
 import { forgetDevToken, localAuth, saveDevToken } from "./token.js";
 import { workerCommand } from "./worker.js";
@@ -31,7 +34,8 @@ program
       .map((name) => name.trim())
       .filter(Boolean),
   )
-  .action(async (options: { port: number; environments?: string[] }) => {
+  .option("--state-dir <dir>", "the local state folder: Durable Objects and the bucket in <dir>/state, logs in <dir>/logs", STATE_DIR)
+  .action(async (options: { port: number; environments?: string[]; stateDir: string }) => {
     const known = discoverEnvironments();
     const unknown = (options.environments ?? []).filter((name) => !known.includes(name));
     if (unknown.length) throw new Error(`no environment ${unknown.map((n) => `"${n}"`).join(", ")} (known: ${known.join(", ")})`);
@@ -41,6 +45,10 @@ program
       ...localAuth(process.env.EDGEGYM_TOKEN),
       verbose: true,
       environments: options.environments,
+      persist: path.join(options.stateDir, "state"),
+      // The queues were in memory: running jobs left by the last process get back what they miss.
+      resumeRunning: true,
+      logs: { dir: path.join(options.stateDir, "logs"), echo: true },
     });
     process.stdout.write(
       `edgegym gateway: ${local.url}\ndashboard: ${local.url}/\nmodel: ${local.modelBaseUrl}\nenvironments: ${local.environments.join(", ")}\n`,
@@ -53,6 +61,8 @@ program
       process.once("exit", () => forgetDevToken(token));
       process.stdout.write(`dev token: ${token}\n  (saved in .edgegym/dev-token; send it as Authorization: Bearer <token>)\n`);
     }
+    for (const job of local.recovered.jobs) process.stdout.write(`resumed job ${job.id}: ${job.resumed} rollout(s) re-enqueued\n`);
+    if (local.logFile) process.stdout.write(`logs: ${local.logFile} (follow with \`edgegym logs --follow\`)\n`);
     const stop = async () => {
       await local.stop();
       process.exit(0);
@@ -60,6 +70,8 @@ program
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
   });
+
+program.addCommand(logsCommand());
 
 try {
   await program.parseAsync(process.argv);

@@ -1,6 +1,8 @@
 // One dataset line checked as `edgegym dataset validate` does: JSON, prompt template, the protocol, the environment's fields and tools.
 import { createReadStream } from "node:fs";
-import { createInterface } from "node:readline";
+import { Readable } from "node:stream";
+import { jsonLimitError } from "../../http/json.js";
+import { readLines } from "../../http/jsonl.js";
 import { type DatasetRow, isFunctionTool } from "../../protocol/index.js";
 import { environmentFromAgentName } from "./agent-ref.js";
 import { type DatasetProblem, parseValue } from "./dataset.js";
@@ -15,23 +17,33 @@ export interface RowCheckOptions {
   known: string[];
   /** Skip the environment checks: the protocol (and template) only. */
   protocolOnly?: boolean;
+  /** What fileLines found wrong with the line itself (its bytes), if anything. */
+  lineProblem?: string;
 }
 
 export type RowVerdict =
   /** `raw` is the row as written (after the template): NeMo Gym's metrics count what the file says, not parsed defaults. */
   { ok: true; row: DatasetRow; raw: DatasetRow; environment?: string } | { ok: false; problems: DatasetProblem[]; environment?: string };
 
-/** Lines of a file, 1-based, read as a stream: a file of any size in bounded memory. Blank lines are skipped. */
-export async function* fileLines(file: string): AsyncGenerator<{ line: number; text: string }> {
-  const reader = createInterface({ input: createReadStream(file, "utf8"), crlfDelay: Number.POSITIVE_INFINITY });
-  let line = 0;
-  try {
-    for await (const text of reader) {
-      line++;
-      if (text.trim() !== "") yield { line, text };
+/** A line of a file: its text, and why it cannot be used, if it cannot (not UTF-8, or longer than the limit). */
+export interface FileLine {
+  line: number;
+  text: string;
+  problem?: string;
+}
+
+/**
+ * Lines of a file, 1-based, read as a stream: a file of any size in bounded memory. Blank lines are skipped. A line that is
+ * not UTF-8, or (with `maxLineBytes`) too long, comes with its problem (and no text), as the gateway would refuse it.
+ */
+export async function* fileLines(file: string, options: { maxLineBytes?: number } = {}): AsyncGenerator<FileLine> {
+  const stream = Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>;
+  for await (const read of readLines(stream, options)) {
+    if ("text" in read) {
+      if (read.text.trim() !== "") yield { line: read.line, text: read.text };
+    } else {
+      yield { line: read.line, text: "", problem: read.problem === "too_long" ? `longer than ${options.maxLineBytes} bytes` : "not valid UTF-8" };
     }
-  } finally {
-    reader.close();
   }
 }
 
@@ -53,6 +65,10 @@ function environmentProblems(environment: LoadedEnvironment, row: DatasetRow): {
 }
 
 export async function checkRow(text: string, file: string, line: number, options: RowCheckOptions): Promise<RowVerdict> {
+  if (options.lineProblem) return { ok: false, problems: [{ file, line, field: "", message: options.lineProblem }] };
+  // The gateway's limits (nesting, string length): a row it would refuse is refused here, with its line.
+  const refused = jsonLimitError(text, "the line");
+  if (refused) return { ok: false, problems: [{ file, line, field: "", message: refused.message }] };
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -4,6 +4,7 @@ import { discoverEnvironments } from "../environments.js";
 import type { DatasetProblem } from "./dataset.js";
 import { DatasetMetrics } from "./dataset-metrics.js";
 import type { LoadedPromptConfig } from "./prompt-config.js";
+import { MAX_LINE_BYTES } from "../../http/json.js";
 import { checkRow, fileLines } from "./row-check.js";
 
 export interface ValidateOptions {
@@ -31,9 +32,9 @@ export async function validateFile(file: string, options: ValidateOptions): Prom
     throw new Error(`no environment "${options.environment}" (known: ${known.join(", ")})`);
   }
   const result: FileValidation = { file, rows: 0, badRows: 0, protocolOnly: 0, environments: {}, metrics: new DatasetMetrics() };
-  for await (const { line, text } of fileLines(file)) {
+  for await (const { line, text, problem } of fileLines(file, { maxLineBytes: MAX_LINE_BYTES })) {
     result.rows++;
-    const verdict = await checkRow(text, file, line, { environment: options.environment, promptConfig: options.promptConfig, known });
+    const verdict = await checkRow(text, file, line, { lineProblem: problem, environment: options.environment, promptConfig: options.promptConfig, known });
     if (!verdict.ok) {
       result.badRows++;
       for (const problem of verdict.problems) options.onProblem(problem);

@@ -34,6 +34,10 @@ export interface ChatState {
   generations: GenerationRecord[];
   nextLatency: () => number;
   nextFault: () => Fault;
+  /** Extra delay of a latency spike (0 for most requests). */
+  nextSpike: () => number;
+  /** Faults injected so far, by kind (spikes included): what a chaos run reports. */
+  injected: Record<"error" | "drop" | "malformed" | "hang" | "spike", number>;
   /** Think before answering unless told not to (a reasoning model); otherwise only when asked. */
   reasoning: boolean;
   reasoningField: ReasoningField;
@@ -133,7 +137,7 @@ function faultResult(fault: Fault, scripted: ScriptedReply | undefined): HttpRes
     return { status, json: errorBody(status, scripted.error ?? `Scripted error ${status}`) };
   }
   if (scripted || !fault) return null;
-  if (fault.kind === "drop") return { drop: true };
+  if (fault.kind === "drop" || fault.kind === "hang") return { drop: true };
   if (fault.kind === "malformed") return { status: 200, malformed: '{"id":"chatcmpl-cut","object":"chat.com' };
   return { status: fault.status, json: errorBody(fault.status, `Injected fault: HTTP ${fault.status}`) };
 }
@@ -162,8 +166,14 @@ export async function handleChat(body: string, state: ChatState): Promise<HttpRe
 
   remember(state.requests, request);
   const scripted = state.script.shift();
-  await sleep(scripted?.delay_ms ?? state.nextLatency(), state.signal);
-  const failed = faultResult(scripted ? null : state.nextFault(), scripted);
+  const spike = scripted ? 0 : state.nextSpike();
+  if (spike > 0) state.injected.spike++;
+  await sleep(scripted?.delay_ms ?? state.nextLatency() + spike, state.signal);
+  const fault = scripted ? null : state.nextFault();
+  if (fault) state.injected[fault.kind]++;
+  // A hung request is held (the client's timeout is what ends it for the client), then its connection dropped.
+  if (fault?.kind === "hang") await sleep(fault.ms, state.signal);
+  const failed = faultResult(fault, scripted);
   if (failed) return failed;
 
   // Without max_tokens vLLM lets the model run to the end of the context window.

@@ -15,6 +15,9 @@ const USAGE = `Usage: tsx local/simulator/main.ts [options]
   --error-status <s>  status of those errors, or a comma list to pick from (default 503)
   --drop-rate <r>     share of chat completions whose connection is closed without an answer
   --malformed-rate <r> share of chat completions answered 200 with a body cut short
+  --hang-rate <r>     share of chat completions never answered (held, then dropped: the client's timeout ends them)
+  --spike-rate <r>    share of chat completions delayed by --spike-ms on top of their latency
+  --spike-ms <ms>     the extra delay of a latency spike (default 0)
   --reasoning         think before every answer (a reasoning model), not only when asked
   --reasoning-field <name>  reasoning_content (vLLM < 0.16, default) or reasoning
   --no-token-ids      ignore return_token_ids, as vLLM before 0.10.2
@@ -65,6 +68,9 @@ async function main(): Promise<void> {
       "error-status": { type: "string" },
       "drop-rate": { type: "string" },
       "malformed-rate": { type: "string" },
+      "hang-rate": { type: "string" },
+      "spike-rate": { type: "string" },
+      "spike-ms": { type: "string" },
       reasoning: { type: "boolean", default: false },
       "reasoning-field": { type: "string" },
       "no-token-ids": { type: "boolean", default: false },
@@ -95,6 +101,9 @@ async function main(): Promise<void> {
       errorStatus: values["error-status"]?.split(",").map((status) => integer(status.trim(), "error-status", 503)),
       dropRate: rate(values["drop-rate"], "drop-rate"),
       malformedRate: rate(values["malformed-rate"], "malformed-rate"),
+      hangRate: rate(values["hang-rate"], "hang-rate"),
+      spikeRate: rate(values["spike-rate"], "spike-rate"),
+      spikeMs: integer(values["spike-ms"], "spike-ms", 0),
     },
     reasoning: values.reasoning,
     reasoningField: reasoningField(values["reasoning-field"]),

@@ -1,9 +1,10 @@
 // The vLLM simulator: an OpenAI-compatible HTTP server with a deterministic policy, a real tokenizer and a reply script.
+import { setMaxListeners } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { badRequest, handleChat, parseJson, zodProblem, type ChatState, type GenerationRecord, type HttpResult } from "./chat.js";
 import { errorBody, type ReasoningField } from "./completion.js";
-import { faultSampler, type FaultOptions } from "./faults.js";
+import { faultSampler, type FaultOptions, spikeSampler } from "./faults.js";
 import { latencySampler, type LatencySpec } from "./latency.js";
 import { scriptBodySchema, scriptedReplySchema, type ChatCompletionRequest, type ScriptedReplyInput } from "./schema.js";
 import { handleDetokenize, handleTokenize } from "./tokenize.js";
@@ -54,6 +55,8 @@ export interface Simulator {
   readonly requests: readonly ChatCompletionRequest[];
   /** Every generation, oldest first: its prompt token ids, generated token ids and logprobs. */
   readonly generations: readonly GenerationRecord[];
+  /** Faults injected since start (or the last reset), by kind. */
+  readonly injected: Readonly<ChatState["injected"]>;
   /** Appends replies to the script; each chat completion consumes the oldest one. */
   script(...replies: ScriptedReplyInput[]): void;
   /** Changes latency, faults or reasoning from now on (the sequences restart from the seed). */
@@ -112,6 +115,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const seed = options.seed ?? 1;
   const created = Math.floor(Date.now() / 1000);
   const closing = new AbortController();
+  // Every request waiting out its latency listens for the close: hundreds at once under load are expected, not a leak.
+  setMaxListeners(0, closing.signal);
   const state: ChatState = {
     model,
     maxModelLen,
@@ -120,6 +125,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     generations: [],
     nextLatency: latencySampler(latency, seed),
     nextFault: faultSampler(faults, seed),
+    nextSpike: spikeSampler(faults, seed),
+    injected: { error: 0, drop: 0, malformed: 0, hang: 0, spike: 0 },
     reasoning: options.reasoning ?? false,
     reasoningField: options.reasoningField ?? "reasoning_content",
     supportsReturnTokenIds: options.supportsReturnTokenIds ?? true,
@@ -209,6 +216,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     get generations() {
       return [...state.generations];
     },
+    get injected() {
+      return { ...state.injected };
+    },
     script(...replies) {
       state.script.push(...replies.map((reply) => scriptedReplySchema.parse(reply)));
     },
@@ -220,13 +230,16 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       if (settings.supportsReturnTokenIds !== undefined) state.supportsReturnTokenIds = settings.supportsReturnTokenIds;
       state.nextLatency = latencySampler(latency, seed);
       state.nextFault = faultSampler(faults, seed);
+      state.nextSpike = spikeSampler(faults, seed);
     },
     reset() {
       state.script.length = 0;
       state.requests.length = 0;
       state.generations.length = 0;
+      for (const kind of Object.keys(state.injected) as (keyof ChatState["injected"])[]) state.injected[kind] = 0;
       state.nextLatency = latencySampler(latency, seed);
       state.nextFault = faultSampler(faults, seed);
+      state.nextSpike = spikeSampler(faults, seed);
     },
     close() {
       closed ??= new Promise<void>((resolve) => {

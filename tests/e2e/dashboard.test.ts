@@ -141,7 +141,8 @@ describe("the dashboard in Chromium", () => {
     expect(labels).toEqual(["0–0.2: 8 rollouts", "1–1.2: 12 rollouts", "1.8–2: 20 rollouts"]);
     for (const component of ["correctness", "format", "schema_valid"]) await page.locator("figure.histogram figcaption", { hasText: component }).waitFor();
     expect(await page.locator("table.tasks tbody tr").count()).toBe(10);
-    expect(await page.locator("ul.failure-classes").textContent()).toContain("seed_failed 4");
+    // Failures by class, as the job status counts them (contracts/failures.ts): a seed that failed is a tool_error.
+    expect(await page.locator("ul.failure-classes").textContent()).toContain("tool_error 4");
     await shot("job", "dashboard-job.png");
   });
 
@@ -175,7 +176,8 @@ describe("the dashboard in Chromium", () => {
     await page.getByLabel("to", { exact: true }).fill("");
     await page.getByRole("button", { name: "Apply" }).click();
     await expect.poll(() => page.locator(".pager .position").textContent()).toBe("Result 1 of 4");
-    expect(await page.getByTestId("failure-class").textContent()).toBe("seed_failed");
+    expect(await page.getByTestId("failure-class").textContent()).toBe("tool_error");
+    expect(await page.getByTestId("failure-code").textContent()).toBe("seed_failed");
     expect(await page.locator(".failure-card").textContent()).toContain("expected_synonym_values");
     await shot("failures");
   });

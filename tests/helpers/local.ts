@@ -6,7 +6,9 @@ import { startLocal, type Local, type LocalOptions } from "../../local/emulation
 const tokens = new Map<string, string>();
 
 export async function startTestLocal(options: LocalOptions = {}): Promise<Local & { token?: string }> {
-  const local = await startLocal({ port: 0, persist: false, ...options });
+  // Worker logs stay quiet in tests unless EDGEGYM_TEST_LOGS asks for them.
+  const logLevel = process.env.EDGEGYM_TEST_LOGS ? "debug" : "silent";
+  const local = await startLocal({ port: 0, persist: false, logLevel, ...options });
   const origin = new URL(local.url).origin;
   if (local.token) tokens.set(origin, local.token);
   const stop = local.stop.bind(local);
@@ -16,6 +18,15 @@ export async function startTestLocal(options: LocalOptions = {}): Promise<Local 
       await stop();
     },
   });
+}
+
+/** Talks to an emulation a test started another way (a child process) with this token, until `forgetToken`. */
+export function rememberToken(url: string, token: string): void {
+  tokens.set(new URL(url).origin, token);
+}
+
+export function forgetToken(url: string): void {
+  tokens.delete(new URL(url).origin);
 }
 
 /** The dev token of the emulation at `url`, if a test started one there with startTestLocal (and no API_TOKENS). */

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { environmentBinding, environmentWorkerName } from "../../contracts/names.js";
 import { discoverEnvironments } from "../../infra/environments.js";
 import { topology } from "../../infra/topology.js";
+import { wranglerConfig } from "../../infra/wrangler.js";
 import { workerOptions } from "../../local/emulation.js";
 import { PROJECT_ROOT } from "../../local/paths.js";
 import { installRecorders, type Recorded } from "./recorder.js";
@@ -126,9 +127,20 @@ describe("the default deployment (every environment)", () => {
         }),
         expect.objectContaining({ queueId: "queue-id:RolloutsDlq", scriptName: "script:Agent" }),
         expect.objectContaining({ queueId: "queue-id:Results", scriptName: "script:Writer", deadLetterQueue: "queue:ResultsDlq" }),
+        // A result that could not be written still ends as a failure record: the writer consumes its dead letters too.
+        expect.objectContaining({ queueId: "queue-id:ResultsDlq", scriptName: "script:Writer" }),
       ]),
     );
-    expect(consumers).toHaveLength(3);
+    expect(consumers).toHaveLength(4);
+  });
+
+  it("turns Workers observability (logs, invocation logs) on for every Worker", async () => {
+    const { created } = await deployGraph();
+    for (const w of workers(created)) {
+      expect(w.observability, w.name).toMatchObject({ enabled: true, logs: { enabled: true, invocationLogs: true } });
+    }
+    const wrangler = wranglerConfig(topology({ environments: ["mcqa"], modelBaseUrl: "http://m/v1", modelName: "m" })[0]!, "index.js");
+    expect(wrangler.observability).toEqual({ enabled: true, head_sampling_rate: 1 });
   });
 
   it("declares the secrets, optional ones with a placeholder", async () => {

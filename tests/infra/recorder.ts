@@ -5,6 +5,8 @@ export interface Recorded {
   args: Record<string, unknown>;
   /** For Workers: the bindings its transform adds, resolved. */
   bindings?: Record<string, unknown>[];
+  /** For Workers: the observability settings its transform sets. */
+  observability?: unknown;
 }
 
 type Global = Record<string, unknown>;
@@ -42,10 +44,10 @@ export function installRecorders(stage = "dev"): Recorded[] {
   class Worker {
     readonly url: string;
     readonly nodes: { worker: { scriptName: string } };
-    constructor(name: string, args: Record<string, unknown> & { transform?: { worker?: (a: { bindings?: unknown }) => void } }) {
-      const probe: { bindings?: unknown } = { bindings: [] };
+    constructor(name: string, args: Record<string, unknown> & { transform?: { worker?: (a: { bindings?: unknown; observability?: unknown }) => void } }) {
+      const probe: { bindings?: unknown; observability?: unknown } = { bindings: [] };
       args.transform?.worker?.(probe);
-      created.push({ kind: "Worker", name, args, bindings: probe.bindings as Record<string, unknown>[] });
+      created.push({ kind: "Worker", name, args, bindings: probe.bindings as Record<string, unknown>[], observability: probe.observability });
       this.url = `https://${name}.workers.dev`;
       this.nodes = { worker: { scriptName: `script:${name}` } };
     }

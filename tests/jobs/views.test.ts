@@ -64,7 +64,8 @@ describe("GET /v1/jobs/:id/summary", () => {
       [0, 2],
       [0.9, 8],
     ]);
-    expect(summary.failures).toEqual({ seed_failed: 4 });
+    // By class, as the job status counts them (contracts/failures.ts): a failed seed is a tool_error.
+    expect(summary.failures).toEqual({ tool_error: 4 });
   });
 
   it("narrows to one environment, takes a pass threshold, bins and a task limit", async () => {
@@ -79,7 +80,8 @@ describe("GET /v1/jobs/:id/summary", () => {
     expect(summary.pass_threshold).toBe(0.5);
     expect(summary.tasks.map((t) => t.task_index)).toEqual([0, 1]);
     expect(summary.tasks_total).toBe(5);
-    expect(summary.failures).toEqual({ seed_failed: 4 });
+    // By class, as the job status counts them (contracts/failures.ts): a failed seed is a tool_error.
+    expect(summary.failures).toEqual({ tool_error: 4 });
   });
 
   it("answers 404 for an unknown job and 400 for a bad query", async () => {
@@ -103,17 +105,17 @@ describe("GET /v1/jobs/:id/records", () => {
     ]);
     expect(body.data[0].record).toEqual(rollouts.get(body.data[0].rollout_id));
     expect(body.data[0].reward).toBe(2);
-    expect(body.data[2]).toMatchObject({ reward: null, failure_class: "seed_failed", record: { failure_class: "seed_failed" } });
+    expect(body.data[2]).toMatchObject({ reward: null, failure_class: "tool_error", record: { failure_class: "tool_error", failure_code: "seed_failed" } });
   });
 
   it("filters by reward range, failure class and environment; `at` finds a rollout's position", async () => {
     const ones = (await get(`/v1/jobs/${id}/records?min_reward=0.5&max_reward=1.5&limit=100&records=false`)).body;
     expect(ones.total).toBe(12);
     expect(ones.data.every((e: any) => e.reward === 1 && e.kind === "rollout" && e.record === undefined)).toBe(true);
-    const failures = (await get(`/v1/jobs/${id}/records?failure_class=seed_failed&limit=1`)).body;
+    const failures = (await get(`/v1/jobs/${id}/records?failure_class=tool_error&limit=1`)).body;
     expect(failures.total).toBe(4);
     expect(failures.data[0].record.message).toContain("expected_synonym_values");
-    expect((await get(`/v1/jobs/${id}/records?failure_class=timeout`)).body.total).toBe(0);
+    expect((await get(`/v1/jobs/${id}/records?failure_class=tool_timeout`)).body.total).toBe(0);
     const reward = (await get(`/v1/jobs/${id}/records?kind=rollout&environment=example_tool_call_multireward&limit=1`)).body;
     expect(reward.total).toBe(20);
     expect(reward.data[0].record.reward_components).toEqual({ correctness: 1, schema_valid: 1, format: 0 });

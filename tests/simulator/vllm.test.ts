@@ -164,6 +164,20 @@ describe("fault injection", () => {
     await expect(garbled.json()).rejects.toThrow();
   });
 
+  it("hung requests (never answered until the client gives up) and latency spikes, counted as injected", async () => {
+    sim.configure({ faults: { hangRate: 1, hangMs: 60_000 } });
+    await expect(
+      fetch(`${sim.url}/v1/chat/completions`, {
+        method: "POST",
+        body: JSON.stringify({ messages: [{ role: "user", content: "hi" }] }),
+        signal: AbortSignal.timeout(300),
+      }),
+    ).rejects.toThrow();
+    sim.configure({ faults: { spikeRate: 1, spikeMs: 1 } });
+    expect((await ask()).status).toBe(200);
+    expect(sim.injected).toMatchObject({ hang: 1, spike: 1 });
+  });
+
   it("a share of requests, reproducibly from the seed", async () => {
     sim.configure({ faults: { errorRate: 0.3, errorStatus: [500, 503] } });
     const statuses = [];

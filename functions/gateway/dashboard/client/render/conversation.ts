@@ -161,12 +161,19 @@ function scorecard(record: Json): HTMLElement {
   );
 }
 
-/** A failure record: why it failed, then whatever of the rollout it kept. */
+/** A failure record: why it failed (its class, and the detailed code when it says more), then whatever of the rollout it kept. */
 function failure(record: Json): HTMLElement {
+  const code = typeof record.failure_code === "string" && record.failure_code !== record.failure_class ? record.failure_code : null;
   return h(
     "section",
     { class: "failure-card", role: "note" },
-    h("h3", {}, "Failed: ", h("code", { "data-testid": "failure-class" }, String(record.failure_class ?? "unknown"))),
+    h(
+      "h3",
+      {},
+      "Failed: ",
+      h("code", { "data-testid": "failure-class" }, String(record.failure_class ?? "unknown")),
+      code ? h("span", { class: "muted" }, " (", h("code", { "data-testid": "failure-code" }, code), ")") : null,
+    ),
     h("p", {}, String(record.message ?? "")),
     typeof record.attempts === "number" ? h("p", { class: "muted" }, `after ${record.attempts} attempt${record.attempts === 1 ? "" : "s"}`) : null,
   );
@@ -176,7 +183,7 @@ export function rolloutView(record: Json, kind: "rollout" | "failure"): HTMLElem
   const params = isObject(record.responses_create_params) ? record.responses_create_params : {};
   const response = isObject(record.response) ? record.response : null;
   const output = response && Array.isArray(response.output) ? response.output.filter(isObject) : [];
-  const fields = verifierFields(record).filter(([key]) => kind === "rollout" || !["failure_class", "message", "attempts"].includes(key));
+  const fields = verifierFields(record).filter(([key]) => kind === "rollout" || !["failure_class", "failure_code", "message", "attempts"].includes(key));
   return h(
     "article",
     { class: "rollout" },

@@ -1,0 +1,36 @@
+// Failure records the ledger writes itself, for rollouts no agent will answer (a dead-lettered expand message): what the
+// Job object's abandon() does on Cloudflare, as result texts the ledger records like any other.
+import { failureRecord } from "../contracts/failures.js";
+import type { Abandonment, RolloutScope } from "../contracts/jobs.js";
+import { encodeResult, rolloutId } from "../contracts/messages.js";
+import type { Manifest } from "./manifest.js";
+import type { Kept } from "./records.js";
+
+/** The (task, repeat) pairs a scope stands for, in this manifest's chunks (a chunk key it does not have stands for none). */
+export function scopePairsOf(manifest: Manifest, scope: RolloutScope): [number, number][] {
+  if ("pairs" in scope) return scope.pairs;
+  if (scope.only) return scope.only;
+  const chunk = manifest.chunk_keys.indexOf(scope.chunk_key);
+  if (chunk < 0) return [];
+  return manifest.tasksOf(chunk).flatMap((task) => Array.from({ length: manifest.num_repeats }, (_, repeat): [number, number] => [task, repeat]));
+}
+
+/** A failure's result text (contracts/messages.ts wire form) for each pair of the scope that has no result yet. */
+export function abandonedResults(manifest: Manifest, scope: RolloutScope, failure: Abandonment, kept: Map<string, Kept>): string[] {
+  const environment = manifest.environment ?? "unknown";
+  return scopePairsOf(manifest, scope)
+    .filter(([task, repeat]) => !kept.has(`${task}:${repeat}`))
+    .map(([task, repeat]) => {
+      const id = rolloutId(manifest.id, task, repeat);
+      const record = failureRecord({
+        task_index: task,
+        rollout_index: repeat,
+        rollout_id: id,
+        environment,
+        code: failure.failure_class,
+        message: failure.message,
+      });
+      const header = { job_id: manifest.id, rollout_id: id, task_index: task, rollout_index: repeat, environment, kind: "failure" as const };
+      return encodeResult({ header: { ...header, summary: { failure_class: record.failure_class } }, line: JSON.stringify(record) });
+    });
+}
