@@ -23,8 +23,13 @@ export function guardedStore(store: ObjectStore, guards: StoreGuards = {}): Obje
   const inject = (what: string) => {
     if (rate > 0 && random() < rate) throw new InjectedFault(`injected fault: the bucket refused ${what}`);
   };
+  // Not a spread: that would read `body`, a getter that on S3 takes the object's one stream and leaves nothing for bytes().
   const object = (found: StoredObject): StoredObject => ({
-    ...found,
+    key: found.key,
+    size: found.size,
+    get body() {
+      return found.body;
+    },
     text: () => bound(found.text(), `reading ${found.key}`),
     json: <T>() => bound(found.json<T>(), `reading ${found.key}`),
     bytes: () => bound(found.bytes(), `reading ${found.key}`),

@@ -1,6 +1,7 @@
 // The S3 ObjectStore against fauxqs: what a writer and a reader of the bucket see.
 import { S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { guardedStore } from "../../storage/guarded.js";
 import { conditionalWritesHonoured, s3Store } from "../../storage/s3.js";
 import { listAll, type ObjectStore } from "../../storage/store.js";
 import { startConditionalProxy } from "./conditional-proxy.js";
@@ -32,6 +33,18 @@ async function keysOf(store: ObjectStore, prefix: string, limit?: number): Promi
 const CJK = `${"漢字かなカナ한글中文".repeat(6_000).slice(0, 59_999)}𠀋`;
 
 describe("s3Store", () => {
+  it("through the guarded store (every deployment's), an object is read whole, as text, as JSON or as a stream", async () => {
+    const { s3 } = aws.clients();
+    const store = guardedStore(s3Store(s3, freshBucket()));
+    await store.put("a.json", '{"n":1}');
+    expect(await (await store.get("a.json"))?.json()).toEqual({ n: 1 });
+    expect(await (await store.get("a.json"))?.text()).toBe('{"n":1}');
+    expect(new TextDecoder().decode(await (await store.get("a.json"))?.bytes())).toBe('{"n":1}');
+    const streamed = await store.get("a.json");
+    expect(streamed?.size).toBe(7);
+    expect(await new Response(streamed?.body).text()).toBe('{"n":1}');
+  });
+
   it("puts, gets, lists over 1,000 keys page by page with the cursor, and deletes them in batches of 1,000", async () => {
     const { s3 } = aws.clients();
     const commands = countCommands(s3);
