@@ -117,7 +117,7 @@ export const WriterVars = z.object({
 export type WriterConfig = z.output<typeof WriterVars>;
 
 export const EnvironmentVars = z.object({
-  /** A session's state is deleted this long after its last use. */
+  /** A session's state is deleted this long after its last use (at most half as long again: its alarm moves once per half-lifetime). */
   SESSION_TTL_SECONDS: integer(1, 3600),
 });
 export type EnvironmentConfig = z.output<typeof EnvironmentVars>;

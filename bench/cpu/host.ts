@@ -7,21 +7,37 @@ import type { HostReply, HostRequest } from "./processes.js";
 // Only what the bench relies on: startLocal's public options and result, which the refactor keeps.
 interface Local {
   url: string;
+  /** The bearer token the emulation made up, on a checkout whose gateway requires one. */
+  token?: string;
   stop(): Promise<void>;
 }
 interface Emulation {
-  startLocal(options: { port: number; persist: false; environments: string[]; modelUrl: string; model: string }): Promise<Local>;
+  startLocal(options: {
+    port: number;
+    persist: false;
+    environments: string[];
+    modelUrl: string;
+    model: string;
+    vars: Record<string, Record<string, string>>;
+  }): Promise<Local>;
 }
 
-const [root, modelUrl, model, environments] = process.argv.slice(2);
-if (!root || !modelUrl || !model || !environments) throw new Error("usage: host.ts <root> <modelUrl> <model> <env,env>");
+const [root, modelUrl, model, environments, vars = "{}"] = process.argv.slice(2);
+if (!root || !modelUrl || !model || !environments) throw new Error("usage: host.ts <root> <modelUrl> <model> <env,env> [<vars JSON>]");
 
 function reply(message: HostReply): void {
   process.send!(message);
 }
 
 const emulation = (await import(pathToFileURL(path.join(root, "local", "emulation.ts")).href)) as Emulation;
-const local = await emulation.startLocal({ port: 0, persist: false, environments: environments.split(","), modelUrl, model });
+const local = await emulation.startLocal({
+  port: 0,
+  persist: false,
+  environments: environments.split(","),
+  modelUrl,
+  model,
+  vars: JSON.parse(vars) as Record<string, Record<string, string>>,
+});
 
 let stopping = false;
 function stop(): void {
@@ -38,4 +54,4 @@ process.on("message", (message: HostRequest) => {
 });
 // The parent's exit closes the IPC channel: stop the emulation with it rather than leave a workerd behind.
 process.on("disconnect", stop);
-reply({ type: "ready", url: local.url });
+reply({ type: "ready", url: local.url, ...(local.token ? { token: local.token } : {}) });

@@ -22,6 +22,17 @@ export function runOperation(
     const stub = env.SESSIONS.get(env.SESSIONS.idFromName(sessionId));
     return stub.perform(operation, body, sessionId, trusted);
   }
-  const bounded = signal ? AbortSignal.any([signal, AbortSignal.timeout(OPERATION_TIMEOUT_MS)]) : AbortSignal.timeout(OPERATION_TIMEOUT_MS);
-  return performAny(environment, operation, body, { sessionId, state: noState, signal: bounded, judge: judgeThrough(env.JUDGE, bounded) }, trusted);
+  // The operation's signal is made only if a tool, verifier or judge reads it: most never do, and two timers' worth of
+  // signals per operation showed in the CPU of every rollout.
+  let bounded: AbortSignal | undefined;
+  const bound = () => (bounded ??= signal ? AbortSignal.any([signal, AbortSignal.timeout(OPERATION_TIMEOUT_MS)]) : AbortSignal.timeout(OPERATION_TIMEOUT_MS));
+  const context = {
+    sessionId,
+    state: noState,
+    get signal() {
+      return bound();
+    },
+    judge: judgeThrough(env.JUDGE, bound),
+  };
+  return performAny(environment, operation, body, context, trusted);
 }

@@ -8,12 +8,11 @@ import {
   rewardComponentsProblem,
   type Usage,
 } from "../../protocol/index.js";
-import { environmentCall, expectOk, modelTurn, type RolloutLimits, type RolloutParts, within } from "./calls.js";
+import { environmentCall, expectOk, expired, modelTurn, type RolloutLimits, type RolloutParts } from "./calls.js";
 import { RolloutFailure } from "./failure.js";
 import { accumulateUsage } from "./usage.js";
 
 export type { RolloutLimits, RolloutParts } from "./calls.js";
-export { within };
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]+$/;
 
@@ -31,7 +30,7 @@ async function callTool(call: FunctionCallItem, sessionId: string, parts: Rollou
     // Any answer, error or not, is a tool output the model should see (NeMo Gym does the same).
     return JSON.stringify(outcome.body);
   } catch (error) {
-    if (limits.deadline.aborted) throw new RolloutFailure("timeout", `the rollout deadline passed during tool ${call.name}`);
+    if (expired(limits)) throw new RolloutFailure("timeout", `the rollout deadline passed during tool ${call.name}`);
     return JSON.stringify({ error: `Tool ${call.name} failed: ${error instanceof Error ? error.message : String(error)}` });
   }
 }

@@ -18,8 +18,12 @@ export class ModelEntrypoint extends WorkerEntrypoint<ModelProxyEnv> implements 
     try {
       // The caller's policy model and token choice, for this call only.
       const config = callConfig(proxyConfig(this.env), options);
-      const signal = options.timeoutMs ? AbortSignal.timeout(options.timeoutMs) : undefined;
-      const { response } = await respondTurn(config, params, { ...(options.sessionId ? { sessionId: options.sessionId } : {}), ...(signal ? { signal } : {}) });
+      // The caller's time as a deadline, not a signal: the attempt's own timer enforces it.
+      const context = {
+        ...(options.sessionId ? { sessionId: options.sessionId } : {}),
+        ...(options.timeoutMs ? { deadlineAt: Date.now() + options.timeoutMs } : {}),
+      };
+      const { response } = await respondTurn(config, params, context);
       return { ok: true, value: response };
     } catch (error) {
       return { ok: false, error: rpcError(error) };
