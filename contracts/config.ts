@@ -67,8 +67,12 @@ export const AgentVars = z.object({
   MAX_ATTEMPTS: integer(1, 3),
   /** Backoff base for retried rollouts, in seconds: 2 s, 4 s, 8 s… with jitter, capped at 60 s (0 retries at once). */
   RETRY_BASE_SECONDS: number(0, 1),
-  /** Rollouts of one queue batch run at once. */
+  /** Rollouts of one queue batch run at once (when the consumer runs them itself: RUNNER_SHARDS=0, or no runner binding). */
   BATCH_CONCURRENCY: integer(1, 32),
+  /** Rollout runners the consumer hands rollouts to (Durable Objects; 0: the consumer runs each batch itself). */
+  RUNNER_SHARDS: integer(0, 2),
+  /** Rollouts in flight at most, over all runners: the window follows the model's latency up to this. */
+  RUNNER_MAX_IN_FLIGHT: integer(1, 16_384),
   /** Model turns per rollout unless the request or the environment says otherwise (32 for a simple environment, 10 for a gymnasium one). */
   MAX_STEPS: z.preprocess(unset, z.coerce.number().int().min(1, "must be an integer ≥ 1").optional()),
   ROLLOUT_TIMEOUT_MS: integer(1, 900_000),

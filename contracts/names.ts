@@ -27,6 +27,8 @@ export const QUEUES = {
 export const JOB_CLASS = "Job";
 /** The session Durable Object class every environment Worker hosts. */
 export const SESSION_CLASS = "EnvironmentSession";
+/** The rollout runner Durable Object class, hosted by the agent (contracts/runner.ts). */
+export const RUNNER_CLASS = "RolloutRunner";
 
 /** The header that carries a session id (NeMo Gym uses a cookie; both are read). */
 export const SESSION_HEADER = "x-session-id";

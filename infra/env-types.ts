@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { WORKER_VARS, type WorkerKind } from "../contracts/config.js";
-import { ENTRYPOINTS, JOB_CLASS, QUEUES, SESSION_CLASS } from "../contracts/names.js";
+import { ENTRYPOINTS, JOB_CLASS, QUEUES, RUNNER_CLASS, SESSION_CLASS } from "../contracts/names.js";
 import { topology, type WorkerSpec } from "./topology.js";
 
 const INTERFACES: Record<WorkerKind, string> = {
@@ -20,7 +20,7 @@ const SERVICE_TYPES: Record<string, string> = {
   [ENTRYPOINTS.model]: "ModelService",
   [ENTRYPOINTS.environment]: "EnvironmentService",
 };
-const CLASS_TYPES: Record<string, string> = { [JOB_CLASS]: "JobNamespace", [SESSION_CLASS]: "SessionNamespace" };
+const CLASS_TYPES: Record<string, string> = { [JOB_CLASS]: "JobNamespace", [SESSION_CLASS]: "SessionNamespace", [RUNNER_CLASS]: "RunnerNamespace" };
 const QUEUE_TYPES: Record<string, string> = { [QUEUES.rollouts]: "Queue<WorkMessage>", [QUEUES.results]: "Queue<string>" };
 const ENVIRONMENT_BINDING = /^ENV_/;
 
@@ -66,6 +66,7 @@ export function envTypesSource(): string {
     'import type { JobNamespace } from "./jobs.js";',
     'import type { WorkMessage } from "./messages.js";',
     'import type { AgentService, EnvironmentService, ModelService, SessionNamespace } from "./rpc.js";',
+    'import type { RunnerNamespace } from "./runner.js";',
     "",
     "/** The environments deployed with a Worker, each under `ENV_<NAME>` (see environmentBinding). */",
     "export interface EnvironmentServices {",

@@ -1,6 +1,6 @@
 // The one description of edgegym's Workers and their bindings; local emulation (and deployment) are built from it.
 import type { WorkerKind } from "../contracts/config.js";
-import { ENTRYPOINTS, JOB_CLASS, QUEUES, SESSION_CLASS, WORKERS, environmentBinding, environmentWorkerName } from "../contracts/names.js";
+import { ENTRYPOINTS, JOB_CLASS, QUEUES, RUNNER_CLASS, SESSION_CLASS, WORKERS, environmentBinding, environmentWorkerName } from "../contracts/names.js";
 
 export { SESSION_CLASS };
 export const COMPATIBILITY_DATE = "2026-04-01";
@@ -91,7 +91,8 @@ export function topology(options: TopologyOptions): WorkerSpec[] {
       entry: "functions/agent/index.ts",
       services: { MODEL_PROXY: model(WORKERS.modelProxy), ...environmentServices },
       vars: { ENVIRONMENTS: list, ...options.vars?.agent },
-      durableObjects: { JOBS: { className: JOB_CLASS, scriptName: WORKERS.writer } },
+      // RUNNERS: the rollout runners the consumer hands rollouts to (functions/agent/runner.ts).
+      durableObjects: { JOBS: { className: JOB_CLASS, scriptName: WORKERS.writer }, RUNNERS: { className: RUNNER_CLASS } },
       queueProducers: { ROLLOUTS: QUEUES.rollouts, RESULTS: QUEUES.results },
       queueConsumers: { [QUEUES.rollouts]: CONSUMERS.rollouts, [QUEUES.rolloutsDlq]: CONSUMERS.rolloutsDlq },
       buckets: { BUCKET: BUCKET_NAME },

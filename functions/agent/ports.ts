@@ -7,6 +7,7 @@ import { environmentService } from "../../contracts/environments.js";
 import type { JobRpc } from "../../contracts/jobs.js";
 import type { WorkMessage } from "../../contracts/messages.js";
 import type { EnvironmentRpc, ModelRpc } from "../../contracts/rpc.js";
+import type { RunnerRpc } from "../../contracts/runner.js";
 import { cloudflareQueue } from "../../queues/cloudflare.js";
 import type { MessageQueue } from "../../queues/queue.js";
 import { r2Store } from "../../storage/r2.js";
@@ -24,6 +25,8 @@ export interface AgentPorts {
   results: MessageQueue<string>;
   store: ObjectStore;
   job(id: string): Pick<JobRpc, "started">;
+  /** The rollout runners the consumer hands rollouts to, by shard (absent where there are none: the consumer runs them). */
+  runner?(shard: number): Pick<RunnerRpc, "accept">;
 }
 
 const config = configCache(AgentVars, "agent");
@@ -43,6 +46,7 @@ export function cloudflarePorts(env: AgentEnv): AgentPorts {
       results: cloudflareQueue(env.RESULTS),
       store: r2Store(env.BUCKET),
       job: (id) => env.JOBS.get(env.JOBS.idFromName(id)),
+      ...(env.RUNNERS && parsed.RUNNER_SHARDS > 0 ? { runner: (shard: number) => env.RUNNERS.getByName(`runner-${shard}`) } : {}),
     };
     cache.set(env, ports);
   }
