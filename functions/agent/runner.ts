@@ -16,7 +16,7 @@ import { batchedQueue } from "./batched-queue.js";
 import { chunkReader } from "./chunks.js";
 import { type AgentPorts, cloudflarePorts } from "./ports.js";
 import { settleRollout } from "./settle.js";
-import { ConcurrencyWindow } from "./window.js";
+import { ConcurrencyWindow, WINDOW_DEFAULTS } from "./window.js";
 
 const config = configCache(AgentVars, "agent");
 /** How often the window is adjusted and finished items are deleted (one commit per tick, not one per rollout). */
@@ -48,7 +48,8 @@ export class RolloutRunner extends DurableObject<AgentEnv> implements RunnerRpc 
     super(ctx, env);
     const parsed = config(env);
     const shards = Math.max(1, parsed.RUNNER_SHARDS);
-    this.window = new ConcurrencyWindow({ max: Math.max(16, Math.ceil(parsed.RUNNER_MAX_IN_FLIGHT / shards)) });
+    const max = Math.ceil(parsed.RUNNER_MAX_IN_FLIGHT / shards);
+    this.window = new ConcurrencyWindow({ max, min: Math.min(WINDOW_DEFAULTS.min, max), initial: Math.min(WINDOW_DEFAULTS.initial, max) });
     const base = cloudflarePorts(env);
     // Results leave in batches: one request to the queue per few milliseconds, not one per rollout.
     this.ports = { ...base, results: batchedQueue(base.results) };

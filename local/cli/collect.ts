@@ -36,13 +36,16 @@ export interface RunResult {
   written?: { rollouts: number };
 }
 
-export type Runner<O> = (client: GatewayClient, plan: Plan, options: O & CollectOptions, context: { known: string[]; streamTo?: string }) => Promise<RunResult>;
+/** `append`: the output holds a resumed run's records, which stay; a runner that writes the output itself adds to them. */
+export type Runner<O> = (client: GatewayClient, plan: Plan, options: O & CollectOptions, context: { known: string[]; append: boolean }) => Promise<RunResult>;
 
 /** A run stopped part-way: what it had collected is written, so a --resume run collects the rest. */
 export class PartialCollection extends Error {
   constructor(
     readonly interruption: Error,
     readonly records: RecordLine[],
+    /** The runner wrote what it had to the output itself (and put it in order). */
+    readonly written = false,
   ) {
     super(interruption.message);
   }
@@ -70,10 +73,10 @@ export async function collectWith<O>(client: GatewayClient, options: O & Collect
     let run: RunResult = { records: [], failures: [], problems: [] };
     if (plan.total > 0) {
       try {
-        run = await runner(client, plan, options, { known, streamTo: fresh ? options.output : undefined });
+        run = await runner(client, plan, options, { known, append: previous.records.length > 0 });
       } catch (error) {
         if (error instanceof PartialCollection) {
-          writeLines(options.output, [...previous.records, ...error.records].sort(byIndex));
+          if (!error.written) writeLines(options.output, [...previous.records, ...error.records].sort(byIndex));
           throw error.interruption;
         }
         throw error;
@@ -83,16 +86,17 @@ export async function collectWith<O>(client: GatewayClient, options: O & Collect
     }
     const problems = [...plan.problems, ...run.problems];
     if (run.written) {
+      // The output holds the resumed records and the new ones, in order: the job's own metrics stand only for a fresh run.
       return await finishCollection({
         client,
         output: options.output,
         records: [],
         failures: run.failures,
-        previous: [],
+        previous: previous.records,
         problems,
         known,
         environment: options.environment,
-        jobMetrics: run.jobMetrics,
+        jobMetrics: fresh ? run.jobMetrics : undefined,
         alreadyWritten: true,
       });
     }
