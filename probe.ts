@@ -4,7 +4,7 @@ import { descendants } from "./bench/cpu/proc.js";
 import { SINGLE_TOOL, runJob, runDirect } from "./bench/cpu/workload.js";
 const path = process.argv[2] ?? "jobs";
 const local = await startLocal({ port: 0, persist: false, environments: [SINGLE_TOOL.environment] });
-const go = () => path === "jobs" ? runJob(local.url, SINGLE_TOOL, 16, 128, 50) : runDirect(local.url, SINGLE_TOOL, 2048, 32);
+const go = () => (path === "jobs" ? runJob(local.url, SINGLE_TOOL, 16, 128, 50) : runDirect(local.url, SINGLE_TOOL, 2048, 32));
 await go();
 const workerd = descendants(process.pid).find((p) => p.comm === "workerd")!;
 const perf = spawn("perf", ["record", "-F", "2999", "-g", "-p", String(workerd.pid), "-o", `/tmp/perf-${path}.data`], { stdio: "ignore" });

@@ -20,13 +20,17 @@ function stampOf(key: string): number {
 export interface FollowOptions {
   /** Wait between listings that found nothing new (ms). */
   pollMs?: number;
-  /** Sleeps (injected by tests). */
-  sleep?: (ms: number) => Promise<void>;
 }
 
-export function followLines(store: ObjectStore, stub: Pick<JobRpc, "info">, jobId: string, kind: ResultKind, options: FollowOptions = {}): ReadableStream<Uint8Array> {
+export function followLines(
+  store: ObjectStore,
+  stub: Pick<JobRpc, "info">,
+  jobId: string,
+  kind: ResultKind,
+  options: FollowOptions = {},
+): ReadableStream<Uint8Array> {
   const pollMs = options.pollMs ?? 500;
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
   const prefix = jobKeys.results(jobId, kind, "").replace(/\.jsonl$/, "");
   /** Keys sent that are still inside the overlap (older ones are past every future listing). */
   const sent = new Set<string>();
@@ -66,7 +70,7 @@ export function followLines(store: ObjectStore, stub: Pick<JobRpc, "info">, jobI
         if (finalRound) return controller.close();
         // The job's state is read before the listing: once it has ended, every one of its objects is already there.
         const info = await stub.info();
-        const ended = !info || info.status !== "running";
+        const ended = info?.status !== "running";
         queue = await fresh();
         if (ended) finalRound = true;
         else if (queue.length === 0) await sleep(pollMs);
