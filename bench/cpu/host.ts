@@ -23,7 +23,7 @@ interface Emulation {
 }
 
 const [root, modelUrl, model, environments, vars = "{}"] = process.argv.slice(2);
-if (!root || !modelUrl || !model || !environments) throw new Error("usage: host.ts <root> <modelUrl> <model> <env,env> [<vars JSON>]");
+if (!root || !modelUrl || !model || environments === undefined) throw new Error("usage: host.ts <root> <modelUrl> <model> <env,env> [<vars JSON>]");
 
 function reply(message: HostReply): void {
   process.send!(message);
@@ -33,7 +33,7 @@ const emulation = (await import(pathToFileURL(path.join(root, "local", "emulatio
 const local = await emulation.startLocal({
   port: 0,
   persist: false,
-  environments: environments.split(","),
+  environments: environments.split(",").filter(Boolean),
   modelUrl,
   model,
   vars: JSON.parse(vars) as Record<string, Record<string, string>>,

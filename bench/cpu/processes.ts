@@ -13,12 +13,21 @@ export type HostReply = { type: "ready"; url: string; token?: string } | { type:
 
 const QUIET_ENV = { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" };
 
+/** Children still running: stopped when this process exits, however it exits, so no simulator outlives a failed bench. */
+const children = new Set<ChildProcess>();
+process.once("exit", () => {
+  for (const child of children) child.kill("SIGTERM");
+});
+
 function tsx(script: string, args: string[], stdio: "pipe" | "ipc", cwd = BENCH_ROOT, nodeFlags: string[] = []): ChildProcess {
-  return spawn(process.execPath, [...nodeFlags, "--import", "tsx", script, ...args], {
+  const child = spawn(process.execPath, [...nodeFlags, "--import", "tsx", script, ...args], {
     cwd,
     env: QUIET_ENV,
     stdio: stdio === "ipc" ? ["ignore", "inherit", "inherit", "ipc"] : ["ignore", "pipe", "inherit"],
   });
+  children.add(child);
+  child.once("exit", () => children.delete(child));
+  return child;
 }
 
 /** `started`, unless the child exits first: then the start fails instead of hanging. */
