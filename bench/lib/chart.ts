@@ -23,7 +23,7 @@ const HEIGHT = 290;
 const MARGIN = { left: 62, right: 16, top: 38, bottom: 66 };
 const COLORS = ["#2563eb", "#ea580c", "#16a34a", "#9333ea", "#dc2626", "#0891b2"];
 
-const escape = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+const xml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 /** A round step for about `n` ticks up to `max`. */
 function step(max: number, n = 5): number {
@@ -50,7 +50,7 @@ function yAxis(out: string[], max: number, unit: string, plotH: number): (v: num
     out.push(`<text x="${MARGIN.left - 6}" y="${y(v) + 4}" text-anchor="end" font-size="11" fill="#4b5563">${format(v)}</text>`);
   }
   out.push(
-    `<text x="14" y="${MARGIN.top + plotH / 2}" font-size="11" fill="#4b5563" transform="rotate(-90 14 ${MARGIN.top + plotH / 2})" text-anchor="middle">${escape(unit)}</text>`,
+    `<text x="14" y="${MARGIN.top + plotH / 2}" font-size="11" fill="#4b5563" transform="rotate(-90 14 ${MARGIN.top + plotH / 2})" text-anchor="middle">${xml(unit)}</text>`,
   );
   return y;
 }
@@ -59,7 +59,7 @@ function target(out: string[], y: (v: number) => number, value: number | undefin
   if (value === undefined) return;
   out.push(`<line x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${y(value)}" y2="${y(value)}" stroke="#dc2626" stroke-dasharray="5 4"/>`);
   out.push(
-    `<text x="${WIDTH - MARGIN.right - 2}" y="${y(value) - 4}" text-anchor="end" font-size="10" fill="#dc2626">${escape(label ?? `target ${format(value)}`)}</text>`,
+    `<text x="${WIDTH - MARGIN.right - 2}" y="${y(value) - 4}" text-anchor="end" font-size="10" fill="#dc2626">${xml(label ?? `target ${format(value)}`)}</text>`,
   );
 }
 
@@ -68,7 +68,7 @@ function panel(p: Panel): string {
   const plotW = WIDTH - MARGIN.left - MARGIN.right;
   const plotH = HEIGHT - MARGIN.top - MARGIN.bottom;
   out.push(`<rect width="${WIDTH}" height="${HEIGHT}" fill="white" stroke="#d1d5db"/>`);
-  out.push(`<text x="${WIDTH / 2}" y="22" text-anchor="middle" font-size="13" font-weight="600" fill="#111827">${escape(p.title)}</text>`);
+  out.push(`<text x="${WIDTH / 2}" y="22" text-anchor="middle" font-size="13" font-weight="600" fill="#111827">${xml(p.title)}</text>`);
   if (p.kind === "bars") {
     const values = p.bars.flatMap((b) => [b.value ?? 0, b.second ?? 0]);
     const y = yAxis(out, Math.max(...values, p.target ?? 0) * 1.1, p.unit, plotH);
@@ -89,14 +89,14 @@ function panel(p: Panel): string {
         draw(bar.value, center - barW - 2, COLORS[0]!);
         draw(bar.second, center + 2, COLORS[1]!);
       } else draw(bar.value, center - barW / 2, COLORS[i % COLORS.length]!);
-      out.push(`<text x="${center}" y="${HEIGHT - MARGIN.bottom + 16}" text-anchor="middle" font-size="11" fill="#374151">${escape(bar.label)}</text>`);
+      out.push(`<text x="${center}" y="${HEIGHT - MARGIN.bottom + 16}" text-anchor="middle" font-size="11" fill="#374151">${xml(bar.label)}</text>`);
     });
     if (pair) {
       out.push(
-        `<rect x="${MARGIN.left}" y="${HEIGHT - 18}" width="10" height="10" fill="${COLORS[0]}"/><text x="${MARGIN.left + 14}" y="${HEIGHT - 9}" font-size="10">${escape(p.firstLabel ?? "")}</text>`,
+        `<rect x="${MARGIN.left}" y="${HEIGHT - 18}" width="10" height="10" fill="${COLORS[0]}"/><text x="${MARGIN.left + 14}" y="${HEIGHT - 9}" font-size="10">${xml(p.firstLabel ?? "")}</text>`,
       );
       out.push(
-        `<rect x="${MARGIN.left + 170}" y="${HEIGHT - 18}" width="10" height="10" fill="${COLORS[1]}"/><text x="${MARGIN.left + 184}" y="${HEIGHT - 9}" font-size="10">${escape(p.secondLabel ?? "")}</text>`,
+        `<rect x="${MARGIN.left + 170}" y="${HEIGHT - 18}" width="10" height="10" fill="${COLORS[1]}"/><text x="${MARGIN.left + 184}" y="${HEIGHT - 9}" font-size="10">${xml(p.secondLabel ?? "")}</text>`,
       );
     }
     target(out, y, p.target, p.targetLabel);
@@ -111,7 +111,7 @@ function panel(p: Panel): string {
       out.push(`<text x="${x(t)}" y="${HEIGHT - MARGIN.bottom + 16}" text-anchor="middle" font-size="11" fill="#4b5563">${format(t)}</text>`);
     }
     out.push(
-      `<text x="${MARGIN.left + plotW / 2}" y="${HEIGHT - MARGIN.bottom + 32}" text-anchor="middle" font-size="11" fill="#4b5563">${escape(p.xUnit)}</text>`,
+      `<text x="${MARGIN.left + plotW / 2}" y="${HEIGHT - MARGIN.bottom + 32}" text-anchor="middle" font-size="11" fill="#4b5563">${xml(p.xUnit)}</text>`,
     );
     p.lines.forEach((line, i) => {
       if (line.points.length === 0) return;
@@ -121,7 +121,7 @@ function panel(p: Panel): string {
       const lx = MARGIN.left + 4 + (i % 3) * 150;
       const ly = HEIGHT - 10 + Math.floor(i / 3) * 12 - (p.lines.length > 3 ? 8 : 0);
       out.push(
-        `<rect x="${lx}" y="${ly - 8}" width="10" height="3" fill="${color}"/><text x="${lx + 14}" y="${ly - 3}" font-size="10">${escape(line.label)}</text>`,
+        `<rect x="${lx}" y="${ly - 8}" width="10" height="3" fill="${color}"/><text x="${lx + 14}" y="${ly - 3}" font-size="10">${xml(line.label)}</text>`,
       );
     });
     target(out, y, p.target, p.targetLabel);
@@ -140,8 +140,8 @@ export function chart(title: string, subtitle: string, panels: Panel[], columns 
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="Helvetica, Arial, sans-serif">`,
     `<rect width="${width}" height="${height}" fill="#f9fafb"/>`,
-    `<text x="12" y="24" font-size="16" font-weight="700" fill="#111827">${escape(title)}</text>`,
-    `<text x="12" y="44" font-size="12" fill="#4b5563">${escape(subtitle)}</text>`,
+    `<text x="12" y="24" font-size="16" font-weight="700" fill="#111827">${xml(title)}</text>`,
+    `<text x="12" y="44" font-size="12" fill="#4b5563">${xml(subtitle)}</text>`,
     body,
     "</svg>",
   ].join("\n");

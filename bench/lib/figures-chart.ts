@@ -110,7 +110,7 @@ export function panels(results: Results): Panel[] {
       targetLabel: `${target.toLocaleString("en")} rollouts`,
     });
   }
-  if (overload && overload.series) {
+  if (overload?.series) {
     out.push({
       kind: "lines",
       title: "Overload on /run: calls done (client honours Retry-After)",
