@@ -70,7 +70,7 @@ export const AgentVars = z.object({
   /** Rollouts of one queue batch run at once (when the consumer runs them itself: RUNNER_SHARDS=0, or no runner binding). */
   BATCH_CONCURRENCY: integer(1, 32),
   /** Rollout runners the consumer hands rollouts to (Durable Objects; 0: the consumer runs each batch itself). */
-  RUNNER_SHARDS: integer(0, 2),
+  RUNNER_SHARDS: integer(0, 4),
   /** Rollouts in flight at most, over all runners: the window follows the model's latency up to this. */
   RUNNER_MAX_IN_FLIGHT: integer(1, 16_384),
   /** Model turns per rollout unless the request or the environment says otherwise (32 for a simple environment, 10 for a gymnasium one). */

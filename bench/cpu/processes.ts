@@ -18,6 +18,8 @@ const children = new Set<ChildProcess>();
 process.once("exit", () => {
   for (const child of children) child.kill("SIGTERM");
 });
+// Stopped by bench/run.ts (a scenario past its time) or Ctrl-C: the children go too (a signal skips "exit" otherwise).
+for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => process.exit(signal === "SIGINT" ? 130 : 143));
 
 function tsx(script: string, args: string[], stdio: "pipe" | "ipc", cwd = BENCH_ROOT, nodeFlags: string[] = []): ChildProcess {
   const child = spawn(process.execPath, [...nodeFlags, "--import", "tsx", script, ...args], {

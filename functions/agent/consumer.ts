@@ -6,7 +6,7 @@ import type { ModelChoice } from "../../contracts/rpc.js";
 import { NG_FAILURE_CLASS, ROLLOUT_ID, ROLLOUT_INDEX, TASK_INDEX } from "../../protocol/index.js";
 import { ENVELOPE_BYTES, fitsInBytes, type OutgoingMessage, type ReceivedBatch, type ReceivedMessage } from "../../queues/queue.js";
 import { type ChunkReader, chunkReader } from "./chunks.js";
-import { type HandOver, handOff } from "./hand-off.js";
+import { expandToRunners, type HandOver, handOff } from "./hand-off.js";
 import type { AgentPorts } from "./ports.js";
 import { sendResult } from "./results.js";
 import { retryDelay, settleRollout } from "./settle.js";
@@ -120,7 +120,11 @@ export async function handleWork(batch: ReceivedBatch, ports: AgentPorts): Promi
           if (!job) return message.ack(); // cancelled: queued work is dropped, not run
           if (body.kind === "rollout") return runOne(ports, message, body, readChunk, job.model);
           try {
-            await expand(ports, body, job.numRepeats, readChunk);
+            if (ports.runner) {
+              // Straight into the runners, no message per rollout; the Job counts them as started once they are there.
+              const started = await expandToRunners(ports, body, job.numRepeats, readChunk, job.model);
+              await ports.job(body.job_id).started(started);
+            } else await expand(ports, body, job.numRepeats, readChunk);
             message.ack();
           } catch {
             // Expanding again is safe: rollout ids are deterministic, and the Job object writes each result once.

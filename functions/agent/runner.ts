@@ -24,6 +24,8 @@ const TICK_MS = 250;
 const WATCHDOG_MS = 60_000;
 /** Inputs chunks kept in memory for rollouts whose rows travel by chunk key. */
 const CHUNKS_KEPT = 64;
+/** Rollouts in flight in one runner at most, below workerd's 10,000 active timers per object. */
+const MAX_PER_SHARD = 8_000;
 
 export class RolloutRunner extends DurableObject<AgentEnv> implements RunnerRpc {
   private readonly sql = this.ctx.storage.sql;
@@ -48,7 +50,8 @@ export class RolloutRunner extends DurableObject<AgentEnv> implements RunnerRpc 
     super(ctx, env);
     const parsed = config(env);
     const shards = Math.max(1, parsed.RUNNER_SHARDS);
-    const max = Math.ceil(parsed.RUNNER_MAX_IN_FLIGHT / shards);
+    // Each rollout in flight holds a timer here (its call's bound): workerd allows 10,000 active timers per object.
+    const max = Math.min(MAX_PER_SHARD, Math.ceil(parsed.RUNNER_MAX_IN_FLIGHT / shards));
     this.window = new ConcurrencyWindow({ max, min: Math.min(WINDOW_DEFAULTS.min, max), initial: Math.min(WINDOW_DEFAULTS.initial, max) });
     const base = cloudflarePorts(env);
     // Results leave in batches: one request to the queue per few milliseconds, not one per rollout.

@@ -133,3 +133,52 @@ describe("a batch handed to the rollout runners", () => {
     expect(messages.map((m) => m.outcome)).toEqual(["retried", "acked", "retried", "acked"]);
   });
 });
+
+describe("an expand message with rollout runners", () => {
+  it("hands every (row, repeat) of the chunk straight to the runners, counts them as started, and acks; no rollout message is sent", async () => {
+    const chunkKey = jobKeys.inputsChunk("job_x", 0);
+    const store = countingStore({ [chunkKey]: `${storedRow(0)}\n${storedRow(1)}\n` });
+    const started: number[] = [];
+    const accepted: unknown[] = [];
+    const ports = fakePorts({
+      environments: { [ENVIRONMENT]: simpleEnvironment(ENVIRONMENT) },
+      model: scriptedModel(() => modelResponse({ text: "done" })),
+      store,
+      vars: { RUNNER_SHARDS: "3" },
+      job: () => ({
+        started: async (n) => {
+          started.push(n);
+          return { numRepeats: 4 };
+        },
+      }),
+    });
+    ports.runner = () => ({
+      accept: async (items) => {
+        accepted.push(...items);
+        return { accepted: items.length };
+      },
+    });
+    const message = receivedMessage<WorkMessage>({
+      kind: "expand",
+      job_id: "job_x",
+      chunk_key: chunkKey,
+      attempt: 1,
+      only: [
+        [0, 1],
+        [1, 0],
+        [1, 3],
+      ],
+    });
+    await handleWork(batchOf([message]), ports);
+
+    expect(message.outcome).toBe("acked");
+    expect(ports.rollouts.sent).toHaveLength(0);
+    const pairs = (accepted as { message: RolloutMessage }[]).map((i) => [i.message.task_index, i.message.rollout_index]).sort();
+    expect(pairs).toEqual([
+      [0, 1],
+      [1, 0],
+      [1, 3],
+    ]);
+    expect(started).toEqual([0, 3]);
+  });
+});
