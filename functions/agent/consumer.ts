@@ -109,7 +109,8 @@ export async function handleWork(batch: ReceivedBatch, ports: AgentPorts): Promi
     }
   }
   const handed = new Set(handOver.map((h) => h.message));
-  const limit = pLimit(ports.config.BATCH_CONCURRENCY);
+  // Into runners, chunks expand one at a time: each waits for room, so memory holds a chunk's rollouts, not a whole job's.
+  const limit = pLimit(ports.runner ? 1 : ports.config.BATCH_CONCURRENCY);
   await Promise.all([
     handOver.length ? handOff(ports, handOver) : Promise.resolve(),
     ...work

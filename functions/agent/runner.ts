@@ -24,6 +24,7 @@ const TICK_MS = 250;
 const WATCHDOG_MS = 60_000;
 /** Inputs chunks kept in memory for rollouts whose rows travel by chunk key. */
 const CHUNKS_KEPT = 64;
+const RESULTS_FLUSH_MS = 25;
 /** Rollouts in flight in one runner at most, below workerd's 10,000 active timers per object. */
 const MAX_PER_SHARD = 8_000;
 
@@ -54,8 +55,9 @@ export class RolloutRunner extends DurableObject<AgentEnv> implements RunnerRpc 
     const max = Math.min(MAX_PER_SHARD, Math.ceil(parsed.RUNNER_MAX_IN_FLIGHT / shards));
     this.window = new ConcurrencyWindow({ max, min: Math.min(WINDOW_DEFAULTS.min, max), initial: Math.min(WINDOW_DEFAULTS.initial, max) });
     const base = cloudflarePorts(env);
-    // Results leave in batches: one request to the queue per few milliseconds, not one per rollout.
-    this.ports = { ...base, results: batchedQueue(base.results) };
+    // Results leave in batches: one request to the queue per 25 ms (or per 100 results), not one per rollout. The local
+    // queue sets a timer per message it takes in, and one request per result at hundreds a second passed its 10,000.
+    this.ports = { ...base, results: batchedQueue(base.results, RESULTS_FLUSH_MS) };
     this.readChunk = chunkReader(base, CHUNKS_KEPT);
     this.sql.exec("CREATE TABLE IF NOT EXISTS items (id TEXT PRIMARY KEY, item TEXT NOT NULL)");
     // Whatever a previous life of this runner left is run again.

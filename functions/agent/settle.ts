@@ -16,9 +16,24 @@ import {
 import type { ChunkReader } from "./chunks.js";
 import { executeRow } from "./execute.js";
 import type { AgentPorts } from "./ports.js";
-import { sendResult } from "./results.js";
+import { type ResultBase, sendResult } from "./results.js";
 
 export type Settled = { kind: "done" } | { kind: "retry"; delaySeconds: number };
+
+/** Sends of one result, the first included, before the rollout itself is given up to a retry (which runs it again). */
+const SEND_TRIES = 3;
+
+/** A finished rollout's result is sent again on a transient queue error: running the rollout again would cost its model calls. */
+async function sendSettled(ports: AgentPorts, base: ResultBase, record: Record<string, unknown>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await sendResult(ports, base, record);
+    } catch (error) {
+      if (attempt >= SEND_TRIES) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200 * 4 ** (attempt - 1)));
+    }
+  }
+}
 
 export function retryDelay(ports: Pick<AgentPorts, "config">, attempts: number): number {
   // Exponential backoff with jitter, capped at a minute: base × 2, 4, 8… seconds.
@@ -46,9 +61,9 @@ export async function settleRollout(
     const failureClass = record._ng_failure_class;
     if (typeof failureClass === "string") {
       const failure = { ...record, failure_class: failureClass, message: String(record._ng_failure_judge_error ?? failureClass), attempts };
-      await sendResult(ports, { ...base, environment, kind: "failure" }, failure);
+      await sendSettled(ports, { ...base, environment, kind: "failure" }, failure);
     } else {
-      await sendResult(ports, { ...base, environment, kind: "rollout" }, record);
+      await sendSettled(ports, { ...base, environment, kind: "rollout" }, record);
     }
     return { kind: "done" };
   } catch (error) {
@@ -73,7 +88,7 @@ export async function settleRollout(
       ...(terminal ? { [NG_FAILURE_TERMINAL]: true } : {}),
     };
     try {
-      await sendResult(ports, { ...base, environment, kind: "failure" }, record);
+      await sendSettled(ports, { ...base, environment, kind: "failure" }, record);
       return { kind: "done" };
     } catch {
       // The failure record could not be sent either: the rollout comes back, and its next run tries again.
