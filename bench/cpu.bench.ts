@@ -26,6 +26,8 @@ const { values } = parseArgs({
     out: { type: "string", default: path.join(BENCH_ROOT, "bench", "results-cpu.json") },
     compare: { type: "string" },
     reps: { type: "string", default: "3" },
+    /** Only the scenarios whose name contains this (e.g. "1-tool", "jobs"). */
+    only: { type: "string" },
   },
 });
 const roots = (values.root?.length ? values.root : [BENCH_ROOT]).map((root) => path.resolve(root));
@@ -44,10 +46,10 @@ interface Scenario {
   shape: Shape;
   rollouts: number;
 }
-const scenarios: Scenario[] = (["run", "jobs"] as const).flatMap((p) =>
-  [SINGLE_TOOL, TEN_TURNS].map((shape) => ({ path: p, shape, rollouts: SIZES[shape.name as keyof typeof SIZES] })),
-);
 const key = (s: Scenario) => `${s.path === "run" ? `/run c=${CONCURRENCY}` : "jobs"} ${s.shape.name}`;
+const scenarios: Scenario[] = (["run", "jobs"] as const)
+  .flatMap((p) => [SINGLE_TOOL, TEN_TURNS].map((shape) => ({ path: p, shape, rollouts: SIZES[shape.name as keyof typeof SIZES] })))
+  .filter((scenario) => !values.only || key(scenario).includes(values.only));
 
 interface Sample extends Tally {
   seconds: number;
@@ -62,14 +64,14 @@ interface Sample extends Tally {
 
 async function execute(host: HostProcess, scenario: Scenario, measure: () => Promise<void>): Promise<Tally> {
   if (scenario.path === "run") {
-    const tally = await runDirect(host.url, scenario.shape, scenario.rollouts, CONCURRENCY);
+    const tally = await runDirect(host.url, scenario.shape, scenario.rollouts, CONCURRENCY, host.headers);
     await measure();
     return tally;
   }
-  const job = await runJob(host.url, scenario.shape, JOB_ROWS, scenario.rollouts / JOB_ROWS, POLL_MS);
+  const job = await runJob(host.url, scenario.shape, JOB_ROWS, scenario.rollouts / JOB_ROWS, POLL_MS, host.headers);
   await measure();
   // Reading the records back is not part of the rollouts: it happens after the window closes.
-  return jobTally(host.url, job);
+  return jobTally(host.url, job, host.headers);
 }
 
 const only = (ticks: TickSnapshot, comm: string): TickSnapshot => new Map([...ticks].filter(([, s]) => s.comm === comm));

@@ -109,8 +109,12 @@ export const AgentVars = z.object({
   MAX_ATTEMPTS: integer(1, 3),
   /** Backoff base for retried rollouts, in seconds: 2 s, 4 s, 8 s… with jitter, capped at 60 s (0 retries at once). */
   RETRY_BASE_SECONDS: number(0, 1),
-  /** Rollouts of one queue batch run at once. */
+  /** Rollouts of one queue batch run at once (when the consumer runs them itself: RUNNER_SHARDS=0, or no runner binding). */
   BATCH_CONCURRENCY: integer(1, 32),
+  /** Rollout runners the consumer hands rollouts to (Durable Objects; 0: the consumer runs each batch itself). */
+  RUNNER_SHARDS: integer(0, 4),
+  /** Rollouts in flight at most, over all runners: the window follows the model's latency up to this. */
+  RUNNER_MAX_IN_FLIGHT: integer(1, 16_384),
   /** Model turns per rollout unless the request or the environment says otherwise (32 for a simple environment, 10 for a gymnasium one). */
   MAX_STEPS: z.preprocess(unset, z.coerce.number().int().min(1, "must be an integer ≥ 1").optional()),
   ROLLOUT_TIMEOUT_MS: integer(1, 900_000),
@@ -170,7 +174,7 @@ export const WriterVars = z.object({
 export type WriterConfig = z.output<typeof WriterVars>;
 
 export const EnvironmentVars = z.object({
-  /** A session's state is deleted this long after its last use (a stateless session expires this long after it opened). */
+  /** A session's state is deleted this long after its last use, at most half as long again (its alarm moves once per half-lifetime); a stateless session expires this long after it opened. */
   SESSION_TTL_SECONDS: integer(1, 3600),
   /** The key session ids are signed with (HMAC-SHA256): at least 32 characters, secret, the same for every environment. */
   SESSION_SECRET: z.preprocess(unset, z.string({ error: "is not set" }).min(32, "must be at least 32 characters")),

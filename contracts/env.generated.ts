@@ -2,6 +2,7 @@
 import type { JobNamespace } from "./jobs.js";
 import type { WorkMessage } from "./messages.js";
 import type { AdmissionNamespace, AgentService, EnvironmentService, ModelService, RateLimiterNamespace, SessionNamespace } from "./rpc.js";
+import type { RunnerNamespace } from "./runner.js";
 
 /** The environments deployed with a Worker, each under `ENV_<NAME>` (see environmentBinding). */
 export interface EnvironmentServices {
@@ -36,6 +37,7 @@ export interface GatewayEnv extends EnvironmentServices {
 export interface AgentEnv extends EnvironmentServices {
   MODEL_PROXY: ModelService;
   JOBS: JobNamespace;
+  RUNNERS: RunnerNamespace;
   ROLLOUTS: Queue<WorkMessage>;
   RESULTS: Queue<string>;
   BUCKET: R2Bucket;
@@ -49,6 +51,8 @@ export interface AgentEnv extends EnvironmentServices {
   MODEL_TIMEOUT_MS?: string;
   RETRY_BASE_SECONDS?: string;
   ROLLOUT_TIMEOUT_MS?: string;
+  RUNNER_MAX_IN_FLIGHT?: string;
+  RUNNER_SHARDS?: string;
   TOOL_TIMEOUT_MS?: string;
 }
 

@@ -30,6 +30,8 @@ export const SESSION_CLASS = "EnvironmentSession";
 /** The gateway's Durable Objects: one token bucket per token name, and one admission counter for the deployment. */
 export const RATE_LIMITER_CLASS = "TokenRateLimiter";
 export const ADMISSION_CLASS = "Admission";
+/** The rollout runner Durable Object class, hosted by the agent (contracts/runner.ts). */
+export const RUNNER_CLASS = "RolloutRunner";
 
 /** The header that carries a session id (NeMo Gym uses a cookie; both are read). */
 export const SESSION_HEADER = "x-session-id";

@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { WORKER_VARS, type WorkerKind } from "../contracts/config.js";
-import { ADMISSION_CLASS, ENTRYPOINTS, JOB_CLASS, QUEUES, RATE_LIMITER_CLASS, SESSION_CLASS } from "../contracts/names.js";
+import { ADMISSION_CLASS, ENTRYPOINTS, JOB_CLASS, QUEUES, RATE_LIMITER_CLASS, RUNNER_CLASS, SESSION_CLASS } from "../contracts/names.js";
 import { topology, type WorkerSpec } from "./topology.js";
 
 const INTERFACES: Record<WorkerKind, string> = {
@@ -25,6 +25,7 @@ const CLASS_TYPES: Record<string, string> = {
   [SESSION_CLASS]: "SessionNamespace",
   [RATE_LIMITER_CLASS]: "RateLimiterNamespace",
   [ADMISSION_CLASS]: "AdmissionNamespace",
+  [RUNNER_CLASS]: "RunnerNamespace",
 };
 const QUEUE_TYPES: Record<string, string> = { [QUEUES.rollouts]: "Queue<WorkMessage>", [QUEUES.results]: "Queue<string>" };
 const ENVIRONMENT_BINDING = /^ENV_/;
@@ -71,6 +72,7 @@ export function envTypesSource(): string {
     'import type { JobNamespace } from "./jobs.js";',
     'import type { WorkMessage } from "./messages.js";',
     'import type { AdmissionNamespace, AgentService, EnvironmentService, ModelService, RateLimiterNamespace, SessionNamespace } from "./rpc.js";',
+    'import type { RunnerNamespace } from "./runner.js";',
     "",
     "/** The environments deployed with a Worker, each under `ENV_<NAME>` (see environmentBinding). */",
     "export interface EnvironmentServices {",

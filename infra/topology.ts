@@ -6,6 +6,7 @@ import {
   JOB_CLASS,
   QUEUES,
   RATE_LIMITER_CLASS,
+  RUNNER_CLASS,
   SESSION_CLASS,
   WORKERS,
   environmentBinding,
@@ -107,7 +108,8 @@ export function topology(options: TopologyOptions): WorkerSpec[] {
       entry: "functions/agent/index.ts",
       services: { MODEL_PROXY: model(WORKERS.modelProxy), ...environmentServices },
       vars: { ENVIRONMENTS: list, ...options.vars?.agent },
-      durableObjects: { JOBS: { className: JOB_CLASS, scriptName: WORKERS.writer } },
+      // RUNNERS: the rollout runners the consumer hands rollouts to (functions/agent/runner.ts).
+      durableObjects: { JOBS: { className: JOB_CLASS, scriptName: WORKERS.writer }, RUNNERS: { className: RUNNER_CLASS } },
       queueProducers: { ROLLOUTS: QUEUES.rollouts, RESULTS: QUEUES.results },
       queueConsumers: { [QUEUES.rollouts]: CONSUMERS.rollouts, [QUEUES.rolloutsDlq]: CONSUMERS.rolloutsDlq },
       buckets: { BUCKET: BUCKET_NAME },

@@ -32,6 +32,7 @@ export function r2Store(bucket: R2Bucket): ObjectStore {
         limit: options.limit ?? 1000,
         ...(options.delimiter ? { delimiter: options.delimiter } : {}),
         ...(options.cursor ? { cursor: options.cursor } : {}),
+        ...(options.startAfter ? { startAfter: options.startAfter } : {}),
       });
       return {
         keys: page.objects.map((object) => object.key),

@@ -135,6 +135,7 @@ export function s3Store(client: S3Client, bucket: string, prefix = "", options: 
           MaxKeys: listOptions.limit ?? 1000,
           ...(listOptions.delimiter ? { Delimiter: listOptions.delimiter } : {}),
           ...(listOptions.cursor ? { ContinuationToken: listOptions.cursor } : {}),
+          ...(listOptions.startAfter ? { StartAfter: full(listOptions.startAfter) } : {}),
         }),
       );
       return {

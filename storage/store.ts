@@ -23,6 +23,8 @@ export interface ListOptions {
   delimiter?: string;
   /** The cursor a previous page returned. */
   cursor?: string;
+  /** Only keys after this one (lexicographically): where a caller that saw the keys up to it picks up. */
+  startAfter?: string;
   /** Keys per page (the backend may return fewer); default 1,000. */
   limit?: number;
 }

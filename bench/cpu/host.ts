@@ -8,14 +8,24 @@ import { BENCH_TOKEN } from "./workload.js";
 // Only what the bench relies on: startLocal's public options and result, which the refactor keeps.
 interface Local {
   url: string;
+  /** The bearer token the emulation made up, on a checkout whose gateway requires one. */
+  token?: string;
   stop(): Promise<void>;
 }
 interface Emulation {
-  startLocal(options: { port: number; persist: false; environments: string[]; modelUrl: string; model: string; apiTokens: string }): Promise<Local>;
+  startLocal(options: {
+    port: number;
+    persist: false;
+    environments: string[];
+    modelUrl: string;
+    model: string;
+    apiTokens: string;
+    vars: Record<string, Record<string, string>>;
+  }): Promise<Local>;
 }
 
-const [root, modelUrl, model, environments] = process.argv.slice(2);
-if (!root || !modelUrl || !model || !environments) throw new Error("usage: host.ts <root> <modelUrl> <model> <env,env>");
+const [root, modelUrl, model, environments, vars = "{}"] = process.argv.slice(2);
+if (!root || !modelUrl || !model || environments === undefined) throw new Error("usage: host.ts <root> <modelUrl> <model> <env,env> [<vars JSON>]");
 
 function reply(message: HostReply): void {
   process.send!(message);
@@ -25,11 +35,12 @@ const emulation = (await import(pathToFileURL(path.join(root, "local", "emulatio
 const local = await emulation.startLocal({
   port: 0,
   persist: false,
-  environments: environments.split(","),
+  environments: environments.split(",").filter(Boolean),
   modelUrl,
   model,
   // A checkout that checks tokens gets this one; an older one, open without tokens, ignores the option and the header.
   apiTokens: `bench:${BENCH_TOKEN}:admin`,
+  vars: JSON.parse(vars) as Record<string, Record<string, string>>,
 });
 
 let stopping = false;
@@ -47,4 +58,5 @@ process.on("message", (message: HostRequest) => {
 });
 // The parent's exit closes the IPC channel: stop the emulation with it rather than leave a workerd behind.
 process.on("disconnect", stop);
-reply({ type: "ready", url: local.url });
+// The token to send: this run's, or one an older checkout made up itself.
+reply({ type: "ready", url: local.url, token: local.token ?? BENCH_TOKEN });

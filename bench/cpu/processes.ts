@@ -2,21 +2,34 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import type { LoopReply, LoopRequest } from "../baseline/loop.js";
+import type { Tally } from "./workload.js";
 
 /** The checkout this bench script belongs to: its simulator and tsx run every child. */
 export const BENCH_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 export type HostRequest = { type: "cpu"; id: number } | { type: "stop" };
-export type HostReply = { type: "ready"; url: string } | { type: "cpu"; id: number; micros: number };
+export type HostReply = { type: "ready"; url: string; token?: string } | { type: "cpu"; id: number; micros: number };
 
 const QUIET_ENV = { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" };
 
-function tsx(script: string, args: string[], stdio: "pipe" | "ipc", cwd = BENCH_ROOT): ChildProcess {
-  return spawn(process.execPath, ["--import", "tsx", script, ...args], {
+/** Children still running: stopped when this process exits, however it exits, so no simulator outlives a failed bench. */
+const children = new Set<ChildProcess>();
+process.once("exit", () => {
+  for (const child of children) child.kill("SIGTERM");
+});
+// Stopped by bench/run.ts (a scenario past its time) or Ctrl-C: the children go too (a signal skips "exit" otherwise).
+for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => process.exit(signal === "SIGINT" ? 130 : 143));
+
+function tsx(script: string, args: string[], stdio: "pipe" | "ipc", cwd = BENCH_ROOT, nodeFlags: string[] = []): ChildProcess {
+  const child = spawn(process.execPath, [...nodeFlags, "--import", "tsx", script, ...args], {
     cwd,
     env: QUIET_ENV,
     stdio: stdio === "ipc" ? ["ignore", "inherit", "inherit", "ipc"] : ["ignore", "pipe", "inherit"],
   });
+  children.add(child);
+  child.once("exit", () => children.delete(child));
+  return child;
 }
 
 /** `started`, unless the child exits first: then the start fails instead of hanging. */
@@ -45,9 +58,17 @@ export interface SimulatorProcess {
   stop(): Promise<void>;
 }
 
-/** `local/simulator/main.ts` of this checkout in its own Node process, zero latency, no request log. */
-export async function startSimulatorProcess(): Promise<SimulatorProcess> {
-  const child = tsx(path.join(BENCH_ROOT, "local", "simulator", "main.ts"), ["--port", "0", "--quiet", "--model", "edgegym-sim"], "pipe");
+export interface SimulatorProcessOptions {
+  /** Delay per chat completion, as `--latency-ms` takes it (default 0). */
+  latencyMs?: number | string;
+  /** Node flags for the simulator's process (e.g. a larger heap for tens of thousands of held requests). */
+  nodeFlags?: string[];
+}
+
+/** `local/simulator/main.ts` of this checkout in its own Node process, zero latency unless asked, no request log. */
+export async function startSimulatorProcess(options: SimulatorProcessOptions = {}): Promise<SimulatorProcess> {
+  const args = ["--port", "0", "--quiet", "--model", "edgegym-sim", "--latency-ms", String(options.latencyMs ?? 0)];
+  const child = tsx(path.join(BENCH_ROOT, "local", "simulator", "main.ts"), args, "pipe", BENCH_ROOT, options.nodeFlags);
   const url = await beforeExit(
     child,
     new Promise<string>((resolve) => {
@@ -75,6 +96,8 @@ export interface HostProcess {
   root: string;
   /** The gateway's base URL. */
   url: string;
+  /** Headers every gateway call carries: the emulation's bearer token, when it made one up. */
+  headers: Record<string, string>;
   /** The host's own CPU (process.cpuUsage(), user + system), in microseconds. */
   cpuMicros(): Promise<number>;
   stop(): Promise<void>;
@@ -84,20 +107,28 @@ export interface HostProcess {
  * `startLocal` of the checkout at `root`, in a child process (bench/cpu/host.ts) whose working directory is that checkout:
  * Miniflare names the bundles' module paths relative to it, and workerd refuses a path that climbs out with "..".
  */
-export async function startHost(root: string, simulator: SimulatorProcess, environments: string[]): Promise<HostProcess> {
-  const child = tsx(path.join(BENCH_ROOT, "bench", "cpu", "host.ts"), [root, simulator.baseUrl, simulator.model, environments.join(",")], "ipc", root);
+export interface HostOptions {
+  /** Worker variables (startLocal's `vars`); a variable the checkout's Workers do not know is ignored by them. */
+  vars?: Record<string, Record<string, string>>;
+  nodeFlags?: string[];
+}
+
+export async function startHost(root: string, simulator: SimulatorProcess, environments: string[], options: HostOptions = {}): Promise<HostProcess> {
+  const args = [root, simulator.baseUrl, simulator.model, environments.join(","), JSON.stringify(options.vars ?? {})];
+  const child = tsx(path.join(BENCH_ROOT, "bench", "cpu", "host.ts"), args, "ipc", root, options.nodeFlags);
   const waiting = new Map<number, (micros: number) => void>();
-  let url: ((value: string) => void) | undefined;
+  let url: ((value: { url: string; token?: string }) => void) | undefined;
   child.on("message", (message: HostReply) => {
-    if (message.type === "ready") url?.(message.url);
+    if (message.type === "ready") url?.(message);
     else waiting.get(message.id)?.(message.micros);
   });
-  const ready = await beforeExit(child, new Promise<string>((resolve) => (url = resolve)));
+  const ready = await beforeExit(child, new Promise<{ url: string; token?: string }>((resolve) => (url = resolve)));
   let next = 0;
   return {
     pid: child.pid!,
     root,
-    url: ready,
+    url: ready.url,
+    headers: ready.token ? { authorization: `Bearer ${ready.token}` } : {},
     cpuMicros() {
       const id = next++;
       return new Promise((resolve) => {
@@ -110,6 +141,44 @@ export async function startHost(root: string, simulator: SimulatorProcess, envir
     },
     async stop() {
       if (child.connected) child.send({ type: "stop" } satisfies HostRequest);
+      await stopped(child);
+    },
+  };
+}
+
+export interface BaselineProcess {
+  pid: number;
+  /** `count` rollouts of a shape (SINGLE_TOOL / TEN_TURNS by name), `concurrency` at once, in the baseline loop. */
+  run(shape: string, count: number, concurrency: number): Promise<Tally>;
+  stop(): Promise<void>;
+}
+
+/** The baseline (c): bench/baseline/loop.ts in its own process, talking to the simulator over HTTP. */
+export async function startBaseline(simulator: SimulatorProcess): Promise<BaselineProcess> {
+  const child = tsx(path.join(BENCH_ROOT, "bench", "baseline", "loop.ts"), [simulator.baseUrl, simulator.model], "ipc");
+  const waiting = new Map<number, (reply: LoopReply) => void>();
+  let ready: (() => void) | undefined;
+  child.on("message", (message: LoopReply) => {
+    if (message.type === "ready") ready?.();
+    else waiting.get(message.id)?.(message);
+  });
+  await beforeExit(child, new Promise<void>((resolve) => (ready = resolve)));
+  let next = 0;
+  return {
+    pid: child.pid!,
+    run(shape, count, concurrency) {
+      const id = next++;
+      return new Promise((resolve, reject) => {
+        waiting.set(id, (reply) => {
+          waiting.delete(id);
+          if (reply.type === "done") resolve(reply.tally);
+          else if (reply.type === "failed") reject(new Error(`baseline: ${reply.message}`));
+        });
+        child.send({ type: "run", id, shape, count, concurrency } satisfies LoopRequest);
+      });
+    },
+    async stop() {
+      child.disconnect();
       await stopped(child);
     },
   };

@@ -1,9 +1,8 @@
 // The bench's rollouts, through the gateway's public HTTP surface only: POST /run, and POST /v1/jobs + GET /v1/jobs/:id.
 import { setTimeout as sleep } from "node:timers/promises";
 
-/** The bearer token every checkout's emulation is started with (bench/cpu/host.ts), sent on every request. */
+/** The bearer token every checkout's emulation is started with (bench/cpu/host.ts): the host answers it as the token to send. */
 export const BENCH_TOKEN = "edgegym_bench_token_0123456789";
-const AUTH = { authorization: `Bearer ${BENCH_TOKEN}` };
 
 export interface Shape {
   name: string;
@@ -100,14 +99,14 @@ function add(tally: Tally, record: Record<string, unknown>): void {
 }
 
 /** `count` rollouts through POST /run, `concurrency` in flight; the records come back in the answers. */
-export async function runDirect(url: string, shape: Shape, count: number, concurrency: number): Promise<Tally> {
+export async function runDirect(url: string, shape: Shape, count: number, concurrency: number, headers: Record<string, string> = {}): Promise<Tally> {
   const tally: Tally = { rollouts: 0, failed: 0, turns: 0, reward: 0 };
   const target = `${url}/run?environment=${encodeURIComponent(shape.environment)}`;
   let next = 0;
   const worker = async () => {
     while (next < count) {
       const body = JSON.stringify(shape.row(next++));
-      const response = await fetch(target, { method: "POST", headers: { "content-type": "application/json", ...AUTH }, body });
+      const response = await fetch(target, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body });
       const text = await response.text();
       if (response.ok) add(tally, JSON.parse(text) as Record<string, unknown>);
       else tally.failed++;
@@ -124,15 +123,22 @@ interface JobStatus {
 }
 
 /** One job of `rows` rows × `repeats`, uploaded as JSONL, polled every `pollMs` until it is no longer running. */
-export async function runJob(url: string, shape: Shape, rows: number, repeats: number, pollMs: number): Promise<JobStatus> {
+export async function runJob(
+  url: string,
+  shape: Shape,
+  rows: number,
+  repeats: number,
+  pollMs: number,
+  headers: Record<string, string> = {},
+): Promise<JobStatus> {
   const body = `${Array.from({ length: rows }, (_, i) => JSON.stringify(shape.row(i))).join("\n")}\n`;
   const query = new URLSearchParams({ environment: shape.environment, num_repeats: String(repeats) });
-  const created = await fetch(`${url}/v1/jobs?${query}`, { method: "POST", headers: { "content-type": "application/x-ndjson", ...AUTH }, body });
+  const created = await fetch(`${url}/v1/jobs?${query}`, { method: "POST", headers: { ...headers, "content-type": "application/x-ndjson" }, body });
   if (!created.ok) throw new Error(`POST /v1/jobs answered ${created.status}: ${await created.text()}`);
   let job = (await created.json()) as JobStatus;
   while (job.status === "running") {
     await sleep(pollMs);
-    const polled = await fetch(`${url}/v1/jobs/${job.id}`, { headers: AUTH });
+    const polled = await fetch(`${url}/v1/jobs/${job.id}`, { headers });
     if (!polled.ok) throw new Error(`GET /v1/jobs/${job.id} answered ${polled.status}: ${await polled.text()}`);
     job = (await polled.json()) as JobStatus;
   }
@@ -140,8 +146,8 @@ export async function runJob(url: string, shape: Shape, rows: number, repeats: n
 }
 
 /** The job's scored records (GET /v1/jobs/:id/rollouts), tallied; read after the measured window. */
-export async function jobTally(url: string, job: JobStatus): Promise<Tally> {
-  const response = await fetch(`${url}/v1/jobs/${job.id}/rollouts`, { headers: AUTH });
+export async function jobTally(url: string, job: JobStatus, headers: Record<string, string> = {}): Promise<Tally> {
+  const response = await fetch(`${url}/v1/jobs/${job.id}/rollouts`, { headers });
   if (!response.ok) throw new Error(`GET /v1/jobs/${job.id}/rollouts answered ${response.status}`);
   const tally: Tally = { rollouts: 0, failed: job.counts.failed, turns: 0, reward: 0 };
   for (const line of (await response.text()).split("\n")) if (line.trim()) add(tally, JSON.parse(line) as Record<string, unknown>);

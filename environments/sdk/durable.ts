@@ -23,27 +23,49 @@ export function sessionObjectFor(environment: Environment) {
       },
     };
 
+    /** When this session's clean-up alarm fires, as last set or read (undefined: not read yet; null: none). */
+    private alarmAt: number | null | undefined;
+
     /** Operations of one session run one at a time here, so tool calls see each other's writes in order. */
     async perform(operation: SessionOperation, body: unknown, sessionId: string, trusted: boolean, opens = false): Promise<Outcome> {
       if (!opens && (await this.ctx.storage.get(OPENED_KEY)) === undefined) return EXPIRED_SESSION;
-      const signal = AbortSignal.timeout(OPERATION_TIMEOUT_MS);
       const started = Date.now();
-      const outcome = await performAny(
-        environment,
-        operation,
-        body,
-        { sessionId, state: this.state, signal, judge: judgeThrough(this.env.JUDGE, signal), sql: this.ctx.storage.sql },
-        trusted,
-      );
+      // The operation's signal is made only if a tool, verifier or judge reads it (most never do).
+      let signal: AbortSignal | undefined;
+      const bound = () => (signal ??= AbortSignal.timeout(OPERATION_TIMEOUT_MS));
+      const context = {
+        sessionId,
+        state: this.state,
+        get signal() {
+          return bound();
+        },
+        judge: judgeThrough(this.env.JUDGE, bound),
+        sql: this.ctx.storage.sql,
+      };
+      const outcome = await performAny(environment, operation, body, context, trusted);
       // Marked after the operation, not before: a write opens SQLite's implicit transaction, inside which an
       // environment's own PRAGMAs (text_to_sql turns foreign keys off) would do nothing.
       if (opens) await this.ctx.storage.put(OPENED_KEY, Date.now());
-      // An abandoned session cleans itself up; every operation pushes the deadline out again.
-      await this.ctx.storage.setAlarm(Date.now() + environmentConfig(this.env).SESSION_TTL_SECONDS * 1000);
+      await this.keepAlive();
       return logOutcome(environmentLog(this.env, environment.name), operation, outcome, started);
     }
 
+    /**
+     * An abandoned session cleans itself up between SESSION_TTL_SECONDS and half as long again after its last use: the
+     * alarm is pushed out only when it would fire within the TTL, one storage write per half-lifetime of use instead of
+     * one per operation (each a commit the operation's answer waits for).
+     */
+    private async keepAlive(): Promise<void> {
+      const ttl = environmentConfig(this.env).SESSION_TTL_SECONDS * 1000;
+      if (this.alarmAt === undefined) this.alarmAt = await this.ctx.storage.getAlarm();
+      const now = Date.now();
+      if (this.alarmAt !== null && this.alarmAt - now >= ttl) return;
+      this.alarmAt = now + ttl * 1.5;
+      await this.ctx.storage.setAlarm(this.alarmAt);
+    }
+
     override async alarm(): Promise<void> {
+      this.alarmAt = null;
       await this.ctx.storage.deleteAll();
     }
   };

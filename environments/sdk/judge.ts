@@ -15,10 +15,10 @@ export type Judge = (params: ResponsesCreateParams) => Promise<ModelResponse>;
 
 const JUDGE_TIMEOUT_MS = 120_000;
 
-export function judgeThrough(binding: ModelRpc | undefined, signal: AbortSignal): Judge {
+export function judgeThrough(binding: ModelRpc | undefined, signal: AbortSignal | (() => AbortSignal)): Judge {
   return async (params) => {
     if (!binding) throw new JudgeError("this environment's Worker has no JUDGE binding to a model proxy");
-    const deadline = AbortSignal.any([signal, AbortSignal.timeout(JUDGE_TIMEOUT_MS)]);
+    const deadline = AbortSignal.any([typeof signal === "function" ? signal() : signal, AbortSignal.timeout(JUDGE_TIMEOUT_MS)]);
     let result: Awaited<ReturnType<ModelRpc["respond"]>>;
     try {
       result = await within(binding.respond(params, { timeoutMs: JUDGE_TIMEOUT_MS }), deadline, "the judge");

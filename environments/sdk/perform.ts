@@ -67,7 +67,8 @@ export async function perform(
   context: Omit<ToolContext<unknown>, "judge"> & { judge?: Judge },
   trusted = false,
 ): Promise<Outcome> {
-  const ctx: ToolContext<unknown> = { ...context, judge: context.judge ?? noJudge };
+  // Passed on as it is when it has a judge: a copy would read (and so make) a lazily made signal.
+  const ctx: ToolContext<unknown> = context.judge ? (context as ToolContext<unknown>) : { ...context, judge: noJudge };
   try {
     switch (operation.kind) {
       case "seed_session":

@@ -28,14 +28,24 @@ export interface SessionCall {
 
 function run(call: SessionCall, sessionId: string, opens: boolean): Promise<Outcome> {
   const { environment, env, operation, body, trusted, signal } = call;
-  const bounded = signal ? AbortSignal.any([signal, AbortSignal.timeout(OPERATION_TIMEOUT_MS)]) : AbortSignal.timeout(OPERATION_TIMEOUT_MS);
   if (environment.stateful) {
     const stub = env.SESSIONS.get(env.SESSIONS.idFromName(sessionId));
     // The session object bounds its own work; this bounds the wait for it (a little longer, so its answer wins).
     return within(stub.perform(operation, body, sessionId, trusted, opens), AbortSignal.timeout(OPERATION_TIMEOUT_MS + 5_000), `${environment.name}'s session`);
   }
+  // The operation's signal is made only if a tool, verifier or judge reads it: most never do, and two timers' worth of
+  // signals per operation showed in the CPU of every rollout.
+  let bounded: AbortSignal | undefined;
+  const bound = () => (bounded ??= signal ? AbortSignal.any([signal, AbortSignal.timeout(OPERATION_TIMEOUT_MS)]) : AbortSignal.timeout(OPERATION_TIMEOUT_MS));
   const started = Date.now();
-  const context = { sessionId, state: noState, signal: bounded, judge: judgeThrough(env.JUDGE, bounded) };
+  const context = {
+    sessionId,
+    state: noState,
+    get signal() {
+      return bound();
+    },
+    judge: judgeThrough(env.JUDGE, bound),
+  };
   return performAny(environment, operation, body, context, trusted).then((outcome) =>
     logOutcome(environmentLog(env, environment.name), operation, outcome, started),
   );

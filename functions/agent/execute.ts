@@ -17,7 +17,7 @@ const SIMPLE_MAX_STEPS = 32;
 export function rolloutLimits(config: AgentConfig, maxSteps: number): RolloutLimits {
   return {
     maxSteps,
-    deadline: AbortSignal.timeout(config.ROLLOUT_TIMEOUT_MS),
+    deadlineAt: Date.now() + config.ROLLOUT_TIMEOUT_MS,
     modelTimeoutMs: config.MODEL_TIMEOUT_MS,
     toolTimeoutMs: config.TOOL_TIMEOUT_MS,
   };

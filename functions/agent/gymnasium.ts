@@ -119,7 +119,7 @@ export async function runGymnasiumRollout(row: DatasetRow, parts: RolloutParts, 
   } catch (error) {
     // The rollout's own failure is what the caller sees; a close that fails too is not reported over it.
     // The deadline may be what ended the rollout: the close gets a time of its own.
-    if (explicitClose) await close(parts, sessionId, { ...limits, deadline: AbortSignal.timeout(limits.toolTimeoutMs) }).catch(() => undefined);
+    if (explicitClose) await close(parts, sessionId, { ...limits, deadlineAt: Date.now() + limits.toolTimeoutMs }).catch(() => undefined);
     throw error;
   }
   if (!explicitClose) return result;

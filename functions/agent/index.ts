@@ -6,6 +6,7 @@ import { handleWork } from "./consumer.js";
 import { cloudflarePorts } from "./ports.js";
 
 export { AgentEntrypoint } from "./entrypoint.js";
+export { RolloutRunner } from "./runner.js";
 
 const app = new Hono<{ Bindings: AgentEnv }>();
 app.onError(onError);

@@ -7,6 +7,7 @@ import { environmentService } from "../../contracts/environments.js";
 import { boundedJob, type JobRpc } from "../../contracts/jobs.js";
 import type { WorkMessage } from "../../contracts/messages.js";
 import type { EnvironmentRpc, ModelRpc } from "../../contracts/rpc.js";
+import type { RunnerRpc } from "../../contracts/runner.js";
 import { type Logger, workerLogger } from "../../http/log.js";
 import { cloudflareQueue } from "../../queues/cloudflare.js";
 import { guardedQueue } from "../../queues/guarded.js";
@@ -29,6 +30,8 @@ export interface AgentPorts {
   job(id: string): Pick<JobRpc, "started" | "abandon">;
   /** Structured logs (http/log.ts); silent when not given. */
   log?: Logger;
+  /** The rollout runners the consumer hands rollouts to, by shard (absent where there are none: the consumer runs them). */
+  runner?(shard: number): Pick<RunnerRpc, "accept">;
 }
 
 const config = configCache(AgentVars, "agent");
@@ -50,6 +53,7 @@ export function cloudflarePorts(env: AgentEnv): AgentPorts {
       store: guardedStore(r2Store(env.BUCKET), { writeFailureRate: parsed.CHAOS_STORE_WRITE_FAILURE_RATE }),
       job: (id) => boundedJob(env.JOBS.get(env.JOBS.idFromName(id))),
       log: workerLogger("agent", parsed.LOG_LEVEL),
+      ...(env.RUNNERS && parsed.RUNNER_SHARDS > 0 ? { runner: (shard: number) => env.RUNNERS.getByName(`runner-${shard}`) } : {}),
     };
     cache.set(env, ports);
   }

@@ -9,12 +9,11 @@ import {
   rewardComponentsProblem,
   type Usage,
 } from "../../protocol/index.js";
-import { environmentCall, expectOk, modelTurn, type RolloutLimits, type RolloutParts, within } from "./calls.js";
+import { environmentCall, expectOk, modelTurn, type RolloutLimits, type RolloutParts } from "./calls.js";
 import { RolloutFailure } from "./failure.js";
 import { accumulateUsage } from "./usage.js";
 
 export type { RolloutLimits, RolloutParts } from "./calls.js";
-export { within };
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]+$/;
 

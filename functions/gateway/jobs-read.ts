@@ -7,6 +7,7 @@ import { jobKeys } from "../../contracts/messages.js";
 import { EdgegymError, parseOr400 } from "../../protocol/index.js";
 import type { ObjectStore } from "../../storage/store.js";
 import { JOB_ID, jobIdPage } from "./job-list.js";
+import { followLines } from "./jobs-follow.js";
 import { gatewayPorts } from "./ports.js";
 
 type C = Context<{ Bindings: GatewayEnv }>;
@@ -55,11 +56,21 @@ function streamLines(store: ObjectStore, stub: JobRpc, kind: ResultKind): Readab
   });
 }
 
+const ResultsQuery = z.object({
+  /** "true": the lines as they land, in the order recorded, until the job ends (otherwise: task-then-repeat order, as it stands). */
+  follow: z.enum(["true", "false", "1", "0"]).optional(),
+});
+
 export function jobResults(kind: ResultKind) {
   return async (c: C): Promise<Response> => {
+    const query = parseOr400(ResultsQuery, c.req.query(), "results query");
     const stub = job(c);
-    if (!(await stub.info())) missing(c.req.param("id") ?? "");
-    return new Response(streamLines(gatewayPorts(c.env).store, stub, kind), { headers: { "content-type": "application/x-ndjson" } });
+    const info = await stub.info();
+    if (!info) missing(c.req.param("id") ?? "");
+    const store = gatewayPorts(c.env).store;
+    const follow = query.follow === "true" || query.follow === "1";
+    const body = follow ? followLines(store, stub, info.id, kind) : streamLines(store, stub, kind);
+    return new Response(body, { headers: { "content-type": "application/x-ndjson" } });
   };
 }
 

@@ -20,8 +20,12 @@ export class ModelEntrypoint extends WorkerEntrypoint<ModelProxyEnv> implements 
     try {
       // The caller's policy model and token choice, for this call only.
       const config = callConfig(proxyConfig(this.env), options);
-      const signal = options.timeoutMs ? AbortSignal.timeout(options.timeoutMs) : undefined;
-      const context = { ...(options.sessionId ? { sessionId: options.sessionId } : {}), ...(signal ? { signal } : {}), log };
+      // The caller's time as a deadline, not a signal: the attempt's own timer enforces it.
+      const context = {
+        ...(options.sessionId ? { sessionId: options.sessionId } : {}),
+        ...(options.timeoutMs ? { deadlineAt: Date.now() + options.timeoutMs } : {}),
+        log,
+      };
       const { response, turn } = await respondTurn(config, params, context);
       log.debug("model turn", { outcome: "ok", attempts: turn.attempts, duration_ms: Date.now() - started });
       return { ok: true, value: response };

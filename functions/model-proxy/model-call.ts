@@ -35,9 +35,12 @@ export interface ModelTurn {
 
 export interface CallContext {
   sessionId?: string;
+  /** An HTTP caller's signal (the client may go away). */
   signal?: AbortSignal;
   /** Where failed attempts are logged. */
   log?: Logger;
+  /** An RPC caller's deadline, epoch ms. */
+  deadlineAt?: number;
 }
 
 function metadataObject(metadata: unknown, key: string): JsonObject {
@@ -112,7 +115,7 @@ async function tokenBundle(
   completion: UpstreamCompletion,
   choice: UpstreamChoice,
   upstream: string,
-  signal?: AbortSignal,
+  context: CallContext,
 ): Promise<TokenBundle> {
   const onMessage = readBundle(choice.message, "choices[0].message", 502);
   const fromResponse = responseTokenIds(completion, choice);
@@ -136,7 +139,8 @@ async function tokenBundle(
     method: "POST",
     body: JSON.stringify(tokenizeBody),
     pinned: upstream,
-    ...(signal ? { signal } : {}),
+    ...(context.signal ? { signal: context.signal } : {}),
+    ...(context.deadlineAt !== undefined ? { deadlineAt: context.deadlineAt } : {}),
     accept: acceptTokens,
   });
   if (tokenized.kind !== "ok") throw new TokenInfoError(502, `the model's /tokenize refused the prompt: ${tokenized.message}`);
@@ -191,7 +195,7 @@ export async function callModel(config: ProxyConfig, body: ChatBody, context: Ca
     content = split.rest;
     reasoning.push(...split.reasoning);
   }
-  const tokens = config.returnTokenIds ? await tokenBundle(config, body, completion, choice, result.upstream, context.signal) : null;
+  const tokens = config.returnTokenIds ? await tokenBundle(config, body, completion, choice, result.upstream, context) : null;
   return {
     id: completion.id ?? hexId("chatcmpl-"),
     created: completion.created ?? Math.floor(Date.now() / 1000),

@@ -17,6 +17,8 @@ export interface UpstreamCall<T> {
   pinned?: string;
   /** The caller's signal: when it aborts, so does the call, backoff included. */
   signal?: AbortSignal;
+  /** The caller's deadline (epoch ms), as an RPC caller gives it: no attempt or backoff runs past it. */
+  deadlineAt?: number;
   /** Reads a 200 body; throws `MalformedBody` for one that cannot be used, which is retried. */
   accept: (json: unknown) => T;
   /** NeMo Gym's rule: a context-length 400 is an answer (an empty, incomplete turn), not a failure. */
@@ -123,8 +125,19 @@ function refusal(config: ProxyConfig, base: string, status: number, text: string
   return new EdgegymError(502, "upstream_error", `the model (${url}) failed (HTTP ${status}): ${detail}`);
 }
 
+/** The caller gave up: its signal aborted or its deadline passed. */
+function callerGone(call: UpstreamCall<unknown>): boolean {
+  return call.signal?.aborted === true || (call.deadlineAt !== undefined && Date.now() >= call.deadlineAt);
+}
+
+/** Time the caller has left, in ms (unbounded without a deadline). */
+function timeLeft(call: UpstreamCall<unknown>): number {
+  return call.deadlineAt === undefined ? Number.POSITIVE_INFINITY : call.deadlineAt - Date.now();
+}
+
 async function attempt<T>(config: ProxyConfig, base: string, call: UpstreamCall<T>): Promise<{ ok: T } | { contextLength: string } | { failure: Failure }> {
-  const timeout = AbortSignal.timeout(config.timeoutMs);
+  // One timer per attempt, the caller's deadline folded in (an RPC call carries no signal: AbortSignal.any only for HTTP).
+  const timeout = AbortSignal.timeout(Math.max(0, Math.min(config.timeoutMs, timeLeft(call))));
   const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
   let response: Response;
   let text: string;
@@ -137,7 +150,7 @@ async function attempt<T>(config: ProxyConfig, base: string, call: UpstreamCall<
     });
     text = await response.text();
   } catch (error) {
-    if (call.signal?.aborted) throw aborted();
+    if (callerGone(call)) throw aborted();
     if (timeout.aborted) return { failure: { kind: "connection", timeout: true, describe: `no answer within ${config.timeoutMs} ms` } };
     return { failure: { kind: "connection", describe: `connection failed: ${redact(config, error instanceof Error ? error.message : String(error))}` } };
   }
@@ -179,10 +192,10 @@ export async function callUpstream<T>(config: ProxyConfig, call: UpstreamCall<T>
     const url = pick(order, failedHere, n, !config.isolated);
     if (last) {
       // Another server needs no pause; the same one gets time to recover.
-      if (url === previous) await sleep(backoffMs(config, ++sameRetries, last.failure.retryAfterMs), call.signal);
+      if (url === previous) await sleep(Math.min(backoffMs(config, ++sameRetries, last.failure.retryAfterMs), timeLeft(call)), call.signal);
       else sameRetries = 0;
     }
-    if (call.signal?.aborted) throw aborted();
+    if (callerGone(call)) throw aborted();
     previous = url;
     const result = await attempt(config, url, call);
     if ("ok" in result) {

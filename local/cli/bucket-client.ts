@@ -122,8 +122,11 @@ export class BucketJobsClient {
     return resumed;
   }
 
-  /** The job's scored JSONL (or failures), ordered by task then repeat. */
-  async lines(id: string, kind: "rollouts" | "failures"): Promise<ReadableStream<Uint8Array>> {
+  /** The job's scored JSONL (or failures), ordered by task then repeat. Following a job as it runs needs a gateway. */
+  async lines(id: string, kind: "rollouts" | "failures", options: { follow?: boolean } = {}): Promise<ReadableStream<Uint8Array>> {
+    if (options.follow) {
+      throw new Error("--follow needs a gateway (--url); a job in a bucket is read as it stands: run without --follow, or once it has ended");
+    }
     const lines = this.jobs.lines(id, kind === "rollouts" ? "rollout" : "failure");
     const encoder = new TextEncoder();
     return Readable.toWeb(

@@ -1,5 +1,6 @@
 // Rollout collection through the queues (the default): create a job from the plan, follow its progress, download what it wrote.
-import { createWriteStream } from "node:fs";
+import { once } from "node:events";
+import { appendFileSync, createWriteStream, existsSync, statSync, truncateSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -7,6 +8,7 @@ import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type CollectOptions, collectWith, PartialCollection, type RunResult, remap } from "./collect.js";
 import type { CollectSummary, RecordLine } from "./collect-output.js";
+import { sortByIndex } from "./output-sort.js";
 import type { Plan } from "./collect-plan.js";
 import type { DatasetProblem } from "./dataset.js";
 import { type GatewayClient, type GatewayError, JobsClient, type JobSnapshot } from "./gateway-client.js";
@@ -74,10 +76,48 @@ export function advance(progress: Progress, reported: { done: number; failed: nu
   for (; reported.failed < counts.failed; reported.failed++) progress.tick(true);
 }
 
-/** Runs the plan as one job; records come back with the input's indices. */
-export async function runJob(client: CollectTarget, plan: Plan, options: CollectJobOptions, context: { streamTo?: string }): Promise<RunResult> {
+/**
+ * Follows the job's rollouts as they land and appends each to the output (after a resumed run's records), so a record is
+ * on disk as soon as the job has it; resolves with the count once the job has ended and every line is written.
+ */
+async function streamRecords(jobs: JobsClient, id: string, plan: Plan, output: string, append: boolean, signal: AbortSignal): Promise<number> {
+  const out = createWriteStream(output, { flags: append ? "a" : "w" });
+  let written = 0;
+  try {
+    const stream = Readable.fromWeb((await jobs.lines(id, "rollouts", { follow: true, signal })) as NodeReadableStream<Uint8Array>);
+    for await (const text of createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY })) {
+      if (!text.trim()) continue;
+      // The job's indices are the input's unless the plan renumbered the upload: then the record is remapped first.
+      const line = plan.identity ? text : JSON.stringify(remap(plan, JSON.parse(text) as RecordLine));
+      if (!out.write(`${line}\n`)) await once(out, "drain");
+      written++;
+    }
+  } catch (error) {
+    // Stopped on purpose (interrupted, or the job ended and the stream was let go): what was written stays written.
+    if (!signal.aborted) throw error;
+  } finally {
+    out.end();
+    await once(out, "close");
+  }
+  return written;
+}
+
+/** Replaces what this run streamed (the output past `from` bytes) with every rollout the job has now, in its order. */
+async function catchUp(jobs: JobsClient, id: string, plan: Plan, output: string, from: number): Promise<void> {
+  const records = await downloadLines(jobs, id, "rollouts", plan);
+  truncateSync(output, from);
+  appendFileSync(output, records.map((record) => `${JSON.stringify(record)}\n`).join(""));
+}
+
+/** Runs the plan as one job; records are written to the output as they land (where the backend follows a job), then put in order. */
+export async function runJob(
+  client: CollectTarget,
+  plan: Plan,
+  options: CollectJobOptions,
+  context: { append?: boolean; streamTo?: string },
+): Promise<RunResult> {
   const jobs: JobsApi = "create" in client ? client : new JobsClient(client);
-  let job = await createJob(jobs, plan, options);
+  const job = await createJob(jobs, plan, options);
   const problems: DatasetProblem[] = (job.skipped_lines ?? []).map((skipped) => ({
     file: options.input,
     line: plan.sourceLines[skipped.line - 1] ?? 0,
@@ -88,6 +128,74 @@ export async function runJob(client: CollectTarget, plan: Plan, options: Collect
 
   const progress = options.progress ?? silentProgress;
   progress.start(job.counts.total);
+  // The gateway follows a job's results as they land; a jobs bucket (the AWS path) is read once the job has ended.
+  if (jobs instanceof JobsClient) return followJob(jobs, job, plan, options, context.append === true, problems);
+  return awaitJob(jobs, job, plan, options, context.streamTo, problems);
+}
+
+/** Follows a job to its end, each record written to the output as it lands, then the output put in order. */
+async function followJob(
+  jobs: JobsClient,
+  created: JobSnapshot,
+  plan: Plan,
+  options: CollectJobOptions,
+  append: boolean,
+  problems: DatasetProblem[],
+): Promise<RunResult> {
+  let job = created;
+  const progress = options.progress ?? silentProgress;
+  const reported = { done: 0, failed: 0 };
+  const stop = new AbortController();
+  const onAbort = () => stop.abort();
+  // Where this run's records start in the output (a resumed run's come first).
+  const before = append && existsSync(options.output) ? statSync(options.output).size : 0;
+  options.signal?.addEventListener("abort", onAbort, { once: true });
+  const streaming = streamRecords(jobs, job.id, plan, options.output, append, stop.signal);
+  // Progress (and failures) from the job's counts, while the stream writes the records.
+  let streamed = false;
+  void streaming.then(
+    () => (streamed = true),
+    () => (streamed = true),
+  );
+  try {
+    while (job.status === "running" && !streamed && !options.signal?.aborted) {
+      await sleep(options.pollMs ?? 250);
+      job = await jobs.get(job.id);
+      advance(progress, reported, job.counts);
+    }
+    if (options.signal?.aborted) {
+      stop.abort();
+      await streaming.catch(() => 0);
+      // The stream may lag the job by a poll: this run's part of the output is replaced by everything the job has so far,
+      // and put in order, so `collect --resume` collects only the rest.
+      await catchUp(jobs, job.id, plan, options.output, before).catch(() => undefined);
+      await sortByIndex(options.output);
+      throw new PartialCollection(new CollectInterrupted(job), [], true);
+    }
+    await streaming;
+    job = await jobs.get(job.id);
+    advance(progress, reported, job.counts);
+  } finally {
+    options.signal?.removeEventListener("abort", onAbort);
+    progress.stop();
+  }
+
+  const failures = job.counts.failed > 0 ? await downloadLines(jobs, job.id, "failures", plan) : [];
+  const rollouts = await sortByIndex(options.output);
+  return { records: [], failures, problems, jobMetrics: job.metrics, written: { rollouts } };
+}
+
+/** Polls a job to its end, then downloads what it wrote (straight to the output when its indices are the input's). */
+async function awaitJob(
+  jobs: JobsApi,
+  created: JobSnapshot,
+  plan: Plan,
+  options: CollectJobOptions,
+  streamTo: string | undefined,
+  problems: DatasetProblem[],
+): Promise<RunResult> {
+  let job = created;
+  const progress = options.progress ?? silentProgress;
   const reported = { done: 0, failed: 0 };
   try {
     while (job.status === "running") {
@@ -106,10 +214,10 @@ export async function runJob(client: CollectTarget, plan: Plan, options: Collect
   }
 
   const failures = job.counts.failed > 0 ? await downloadLines(jobs, job.id, "failures", plan) : [];
-  if (context.streamTo) {
+  if (streamTo) {
     // The job's indices are the input's: its JSONL goes straight to disk, never whole in memory.
     const body = Readable.fromWeb((await jobs.lines(job.id, "rollouts")) as NodeReadableStream<Uint8Array>);
-    await pipeline(body, createWriteStream(context.streamTo));
+    await pipeline(body, createWriteStream(streamTo));
     return { records: [], failures, problems, jobMetrics: job.metrics, written: { rollouts: job.counts.done } };
   }
   return { records: await downloadLines(jobs, job.id, "rollouts", plan), failures, problems, jobMetrics: job.metrics };

@@ -39,11 +39,15 @@ export interface RunResult {
 /** What collection asks of any backend before it runs: where it is, and which environments it serves. */
 export type CollectBackend = Pick<GatewayClient, "url" | "environments">;
 
+/**
+ * `append`: the output holds a resumed run's records, which stay; a runner that writes the output itself adds to them.
+ * `streamTo`: a fresh run whose indices are the input's may write its records straight to this file.
+ */
 export type Runner<O, C extends CollectBackend = GatewayClient> = (
   client: C,
   plan: Plan,
   options: O & CollectOptions,
-  context: { known: string[]; streamTo?: string },
+  context: { known: string[]; append: boolean; streamTo?: string },
 ) => Promise<RunResult>;
 
 /** A run stopped part-way: what it had collected is written, so a --resume run collects the rest. */
@@ -51,6 +55,8 @@ export class PartialCollection extends Error {
   constructor(
     readonly interruption: Error,
     readonly records: RecordLine[],
+    /** The runner wrote what it had to the output itself (and put it in order). */
+    readonly written = false,
   ) {
     super(interruption.message);
   }
@@ -82,10 +88,10 @@ export async function collectWith<O, C extends CollectBackend = GatewayClient>(
     let run: RunResult = { records: [], failures: [], problems: [] };
     if (plan.total > 0) {
       try {
-        run = await runner(client, plan, options, { known, streamTo: fresh ? options.output : undefined });
+        run = await runner(client, plan, options, { known, append: previous.records.length > 0, streamTo: fresh ? options.output : undefined });
       } catch (error) {
         if (error instanceof PartialCollection) {
-          writeLines(options.output, [...previous.records, ...error.records].sort(byIndex));
+          if (!error.written) writeLines(options.output, [...previous.records, ...error.records].sort(byIndex));
           throw error.interruption;
         }
         throw error;
@@ -95,16 +101,17 @@ export async function collectWith<O, C extends CollectBackend = GatewayClient>(
     }
     const problems = [...plan.problems, ...run.problems];
     if (run.written) {
+      // The output holds the resumed records and the new ones, in order: the job's own metrics stand only for a fresh run.
       return await finishCollection({
         client,
         output: options.output,
         records: [],
         failures: run.failures,
-        previous: [],
+        previous: previous.records,
         problems,
         known,
         environment: options.environment,
-        jobMetrics: run.jobMetrics,
+        jobMetrics: fresh ? run.jobMetrics : undefined,
         alreadyWritten: true,
       });
     }

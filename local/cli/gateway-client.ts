@@ -150,9 +150,16 @@ export class JobsClient {
     return this.gateway.json(`/v1/jobs/${encodeURIComponent(id)}/resume${onlyMissing ? "?only_missing=true" : ""}`, { method: "POST" });
   }
 
-  /** The job's scored JSONL (or failures), as a stream to write where the user wants it. */
-  async lines(id: string, kind: "rollouts" | "failures"): Promise<ReadableStream<Uint8Array>> {
-    const response = await fetch(`${this.gateway.url}/v1/jobs/${encodeURIComponent(id)}/${kind}`, { headers: this.gateway.authHeaders() });
+  /**
+   * The job's scored JSONL (or failures), as a stream to write where the user wants it: in task-then-repeat order as it
+   * stands, or with `follow` each line as it lands (in the order recorded) until the job ends.
+   */
+  async lines(id: string, kind: "rollouts" | "failures", options: { follow?: boolean; signal?: AbortSignal } = {}): Promise<ReadableStream<Uint8Array>> {
+    const query = options.follow ? "?follow=true" : "";
+    const response = await fetch(`${this.gateway.url}/v1/jobs/${encodeURIComponent(id)}/${kind}${query}`, {
+      headers: this.gateway.authHeaders(),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
     if (!response.ok || !response.body) throw new Error(`GET /v1/jobs/${id}/${kind} answered ${response.status}: ${describe(await response.text())}`);
     return response.body;
   }

@@ -47,8 +47,9 @@ export function jobsCommand(): Command {
   withGateway(jobs.command("results <id>").description("download a job's scored rollouts (or --failures)"))
     .requiredOption("-o, --output <file>", "where to write the JSONL")
     .option("--failures", "the failure records instead")
+    .option("--follow", "write each record as it lands (in the order recorded) until the job ends")
     .action(async (id: string, options) => {
-      const stream = await connect(options).lines(id, options.failures ? "failures" : "rollouts");
+      const stream = await connect(options).lines(id, options.failures ? "failures" : "rollouts", { follow: options.follow === true });
       await pipeline(Readable.fromWeb(stream as WebStream<Uint8Array>), createWriteStream(options.output));
       process.stdout.write(`${options.output}\n`);
     });

@@ -11,6 +11,7 @@ import { promptTokenIds } from "./template.js";
 /** What a handler wants done: send JSON, stream SSE chunks, drop the connection, or send a body cut short. */
 export type HttpResult =
   | { status: number; json: unknown }
+  | { status: number; text: string }
   | { status: 200; stream: Record<string, unknown>[] }
   | { drop: true }
   | { status: 200; malformed: string };

@@ -57,6 +57,8 @@ export interface Simulator {
   readonly generations: readonly GenerationRecord[];
   /** Faults injected since start (or the last reset), by kind. */
   readonly injected: Readonly<ChatState["injected"]>;
+  /** Chat completions received and not yet answered (vLLM's num_requests_running), and the most there have been at once. */
+  readonly load: { running: number; peak: number; answered: number };
   /** Appends replies to the script; each chat completion consumes the oldest one. */
   script(...replies: ScriptedReplyInput[]): void;
   /** Changes latency, faults or reasoning from now on (the sequences restart from the seed). */
@@ -88,6 +90,11 @@ function send(res: ServerResponse, result: HttpResult): void {
     res.socket?.destroy();
     return;
   }
+  if ("text" in result) {
+    res.writeHead(result.status, { "content-type": "text/plain; version=0.0.4", "content-length": Buffer.byteLength(result.text) });
+    res.end(result.text);
+    return;
+  }
   if ("malformed" in result) {
     res.writeHead(200, { "content-type": "application/json" });
     res.end(result.malformed);
@@ -104,7 +111,27 @@ function send(res: ServerResponse, result: HttpResult): void {
   res.end(body);
 }
 
-const ROUTES = ["/health", "/v1/models", "/v1/chat/completions", "/tokenize", "/detokenize", "/simulator/script", "/simulator/requests"];
+const ROUTES = ["/health", "/metrics", "/v1/models", "/v1/chat/completions", "/tokenize", "/detokenize", "/simulator/script", "/simulator/requests"];
+
+/** vLLM's Prometheus gauges the simulator keeps (a load test reads how many requests the model holds at once). */
+function metricsText(model: string, load: { running: number; peak: number; answered: number }): string {
+  const label = `{model_name=${JSON.stringify(model)}}`;
+  return [
+    "# HELP vllm:num_requests_running Number of requests in model execution batches.",
+    "# TYPE vllm:num_requests_running gauge",
+    `vllm:num_requests_running${label} ${load.running}`,
+    "# HELP vllm:num_requests_waiting Number of requests waiting to be processed.",
+    "# TYPE vllm:num_requests_waiting gauge",
+    `vllm:num_requests_waiting${label} 0`,
+    "# HELP edgegym_simulator:num_requests_running_peak The most chat completions held at once since the simulator started.",
+    "# TYPE edgegym_simulator:num_requests_running_peak gauge",
+    `edgegym_simulator:num_requests_running_peak${label} ${load.peak}`,
+    "# HELP edgegym_simulator:requests_answered_total Chat completions answered.",
+    "# TYPE edgegym_simulator:requests_answered_total counter",
+    `edgegym_simulator:requests_answered_total${label} ${load.answered}`,
+    "",
+  ].join("\n");
+}
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const model = options.model ?? "edgegym-sim";
@@ -115,7 +142,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const seed = options.seed ?? 1;
   const created = Math.floor(Date.now() / 1000);
   const closing = new AbortController();
-  // Every request waiting out its latency listens for the close: hundreds at once under load are expected, not a leak.
+  // Every request waiting out its latency listens for the close: thousands at once under load is intended, not a leak.
   setMaxListeners(0, closing.signal);
   const state: ChatState = {
     model,
@@ -133,12 +160,15 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     signal: closing.signal,
   };
 
+  const load = { running: 0, peak: 0, answered: 0 };
+
   async function route(method: string, path: string, req: IncomingMessage): Promise<HttpResult> {
     const key = `${method} ${path}`;
     if (options.apiKey && path.startsWith("/v1/") && req.headers.authorization !== `Bearer ${options.apiKey}`) {
       return { status: 401, json: errorBody(401, "Unauthorized") };
     }
     if (key === "GET /health") return { status: 200, json: { status: "ok" } };
+    if (key === "GET /metrics") return { status: 200, text: metricsText(model, load) };
     if (key === "GET /v1/models") {
       const card = { id: model, object: "model", created, owned_by: "edgegym-simulator", max_model_len: maxModelLen };
       return { status: 200, json: { object: "list", data: [card] } };
@@ -149,13 +179,22 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       return { status: 200, json: { cleared } };
     }
     if (!ROUTES.includes(path)) return { status: 404, json: errorBody(404, `Not Found: ${method} ${path}`) };
-    if (method !== "POST" || path === "/health" || path === "/v1/models" || path === "/simulator/requests") {
+    if (method !== "POST" || path === "/health" || path === "/metrics" || path === "/v1/models" || path === "/simulator/requests") {
       return { status: 405, json: errorBody(405, `Method Not Allowed: ${method} ${path}`) };
     }
 
     const body = await readBody(req);
     if (body === null) return { status: 413, json: errorBody(413, "Request body too large") };
-    if (path === "/v1/chat/completions") return handleChat(body, state);
+    if (path === "/v1/chat/completions") {
+      load.running++;
+      load.peak = Math.max(load.peak, load.running);
+      try {
+        return await handleChat(body, state);
+      } finally {
+        load.running--;
+        load.answered++;
+      }
+    }
     if (path === "/tokenize") return handleTokenize(body, maxModelLen);
     if (path === "/detokenize") return handleDetokenize(body);
 
@@ -218,6 +257,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     },
     get injected() {
       return { ...state.injected };
+    },
+    get load() {
+      return { ...load };
     },
     script(...replies) {
       state.script.push(...replies.map((reply) => scriptedReplySchema.parse(reply)));

@@ -89,3 +89,96 @@ describe("a batch of two jobs whose Job objects answer differently", () => {
     expect(environment.verified).toHaveLength(3);
   });
 });
+
+describe("a batch handed to the rollout runners", () => {
+  const handing = (accept: (items: unknown[]) => Promise<{ accepted: number }>) => {
+    const accepted: { shard: number; items: unknown[] }[] = [];
+    const ports = fakePorts({
+      environments: { [ENVIRONMENT]: simpleEnvironment(ENVIRONMENT) },
+      model: scriptedModel(() => modelResponse({ text: "done" })),
+      vars: { RUNNER_SHARDS: "2" },
+      job: () => ({ started: async () => ({ numRepeats: 1, model: { returnTokenIds: true } }) }),
+    });
+    ports.runner = (shard) => ({
+      accept: async (items) => {
+        accepted.push({ shard, items });
+        return accept(items);
+      },
+    });
+    return { ports, accepted };
+  };
+  const row = { responses_create_params: { input: "q" } };
+
+  it("stores every rollout with a runner (by shard, with its job's model choice) and acks the messages; none runs in the batch", async () => {
+    const { ports, accepted } = handing(async (items) => ({ accepted: items.length }));
+    const messages = [0, 1, 2, 3].map((task) => receivedMessage(rollout("job_a", task, 0, { row }), 2));
+    await handleWork(batchOf(messages), ports);
+
+    expect(messages.map((m) => m.outcome)).toEqual(["acked", "acked", "acked", "acked"]);
+    expect(accepted.map((a) => a.shard).sort()).toEqual([0, 1]);
+    const items = accepted.flatMap((a) => a.items) as { message: RolloutMessage; attempts: number; model?: unknown }[];
+    expect(items.map((i) => i.message.task_index).sort()).toEqual([0, 1, 2, 3]);
+    expect(items.every((i) => i.attempts === 2 && JSON.stringify(i.model) === '{"returnTokenIds":true}')).toBe(true);
+    expect(ports.results.sent).toHaveLength(0);
+  });
+
+  it("retries the messages of a runner that did not take them; the other shard's are acked", async () => {
+    const { ports } = handing(async (items) => {
+      if ((items[0] as { message: RolloutMessage }).message.task_index % 2 === 0) throw new Error("runner unavailable");
+      return { accepted: items.length };
+    });
+    // task*31 + repeat: even tasks land on shard 0, odd ones on shard 1.
+    const messages = [0, 1, 2, 3].map((task) => receivedMessage(rollout("job_b", task, 0, { row })));
+    await handleWork(batchOf(messages), ports);
+    expect(messages.map((m) => m.outcome)).toEqual(["retried", "acked", "retried", "acked"]);
+  });
+});
+
+describe("an expand message with rollout runners", () => {
+  it("hands every (row, repeat) of the chunk straight to the runners, counts them as started, and acks; no rollout message is sent", async () => {
+    const chunkKey = jobKeys.inputsChunk("job_x", 0);
+    const store = countingStore({ [chunkKey]: `${storedRow(0)}\n${storedRow(1)}\n` });
+    const started: number[] = [];
+    const accepted: unknown[] = [];
+    const ports = fakePorts({
+      environments: { [ENVIRONMENT]: simpleEnvironment(ENVIRONMENT) },
+      model: scriptedModel(() => modelResponse({ text: "done" })),
+      store,
+      vars: { RUNNER_SHARDS: "3" },
+      job: () => ({
+        started: async (n) => {
+          started.push(n);
+          return { numRepeats: 4 };
+        },
+      }),
+    });
+    ports.runner = () => ({
+      accept: async (items) => {
+        accepted.push(...items);
+        return { accepted: items.length };
+      },
+    });
+    const message = receivedMessage<WorkMessage>({
+      kind: "expand",
+      job_id: "job_x",
+      chunk_key: chunkKey,
+      attempt: 1,
+      only: [
+        [0, 1],
+        [1, 0],
+        [1, 3],
+      ],
+    });
+    await handleWork(batchOf([message]), ports);
+
+    expect(message.outcome).toBe("acked");
+    expect(ports.rollouts.sent).toHaveLength(0);
+    const pairs = (accepted as { message: RolloutMessage }[]).map((i) => [i.message.task_index, i.message.rollout_index]).sort();
+    expect(pairs).toEqual([
+      [0, 1],
+      [1, 0],
+      [1, 3],
+    ]);
+    expect(started).toEqual([0, 3]);
+  });
+});

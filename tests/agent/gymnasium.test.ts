@@ -85,7 +85,7 @@ function modelResponse(text: string, input = 1, output = 1, cached = 0, reasonin
   };
 }
 
-const limits = (maxSteps = 10): RolloutLimits => ({ maxSteps, deadline: AbortSignal.timeout(10_000), modelTimeoutMs: 5_000, toolTimeoutMs: 5_000 });
+const limits = (maxSteps = 10): RolloutLimits => ({ maxSteps, deadlineAt: Date.now() + 10_000, modelTimeoutMs: 5_000, toolTimeoutMs: 5_000 });
 const row = (input = "play") => DatasetRow.parse({ responses_create_params: { input: [{ role: "user", content: input }] } });
 const step = (observation: string | null, reward: number, terminated: boolean, info: Record<string, unknown> = {}) => ({
   body: { observation, reward, terminated, truncated: false, info },

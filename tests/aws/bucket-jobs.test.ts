@@ -1,7 +1,7 @@
 // Jobs in a bucket alone (the AWS path's Job object): exactly-once records through real conditional puts (412s), completion
 // and metrics when the last result lands, a scored rollout over a failure, resume, and the CLI's `jobs` on --bucket.
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -166,5 +166,12 @@ describe("bucket jobs", () => {
     ).toEqual(["model_error"]);
     const listed = (await cli("list")).stdout;
     expect(listed).toMatch(new RegExp(`^${id}\\s+completed\\s+100\\.0%\\s+done 1\\s+failed 1`, "m"));
+    // Following a job as it runs needs a gateway: said, not a file that silently stops at what the bucket holds now.
+    const followed = await cli("results", id, "-o", path.join(dir, "followed.jsonl"), "--follow").then(
+      () => "",
+      (error: { stderr?: string }) => String(error.stderr),
+    );
+    expect(followed).toContain("--follow needs a gateway (--url)");
+    expect(existsSync(path.join(dir, "followed.jsonl"))).toBe(false);
   });
 });

@@ -18,7 +18,8 @@ describe("Ctrl-C, then --resume into the same output", () => {
     const slow = await startTestLocal({
       environments: ["example_single_tool_call"],
       simulator: { latencyMs: 200 },
-      vars: { agent: { BATCH_CONCURRENCY: "1" } },
+      // One rollout at a time (whether the consumer or a runner runs them), so the interrupt finds the job part-way.
+      vars: { agent: { BATCH_CONCURRENCY: "1", RUNNER_SHARDS: "1", RUNNER_MAX_IN_FLIGHT: "1" } },
     });
     try {
       const input = path.join(FIXTURES, "example_single_tool_call", "example.jsonl");

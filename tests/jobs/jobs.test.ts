@@ -208,10 +208,11 @@ describe("cancel and resume", () => {
 
 describe("the dead-letter queue", () => {
   it("a message the runtime gives up on still becomes one failure record", async () => {
-    // An agent budget above the queue's retries: the queue gives up first and the message goes to the DLQ.
+    // An agent budget above the queue's retries: the queue gives up first and the message goes to the DLQ. (The consumer
+    // runs its batches itself here: rollouts handed to a runner are retried there, within MAX_ATTEMPTS, not redelivered.)
     const dlq = await startTestLocal({
       environments: ["example_single_tool_call"],
-      vars: { agent: { RETRY_BASE_SECONDS: "0", MAX_ATTEMPTS: "50" }, modelProxy: { MODEL_MAX_RETRIES: "0" } },
+      vars: { agent: { RETRY_BASE_SECONDS: "0", MAX_ATTEMPTS: "50", RUNNER_SHARDS: "0" }, modelProxy: { MODEL_MAX_RETRIES: "0" } },
     });
     try {
       for (let i = 0; i < 20; i++) dlq.simulator!.script({ status: 500, error: "boom" });

@@ -254,3 +254,33 @@ describe("simulator latency", () => {
     expect(await pending).toBeInstanceOf(Error);
   });
 });
+
+describe("simulator load gauges (vLLM's /metrics)", () => {
+  it("counts the chat completions it holds, the most at once, and those answered, in vLLM's Prometheus names", async () => {
+    const slow = await startSimulator({ latencyMs: 300, model: "gauged" });
+    const gauge = async (name: string) => {
+      const text = await (await fetch(`${slow.url}/metrics`)).text();
+      const line = text.split("\n").find((l) => l.startsWith(`${name}{model_name="gauged"}`));
+      return Number(line?.split(" ").pop());
+    };
+    try {
+      const chat = () =>
+        fetch(`${slow.url}/v1/chat/completions`, { method: "POST", body: JSON.stringify({ messages: [{ role: "user", content: "hi" }] }) }).then((r) =>
+          r.arrayBuffer(),
+        );
+      const held = Promise.all([chat(), chat(), chat()]);
+      // Polled until all three are held (each waits 300 ms before it is answered).
+      let running = 0;
+      for (let tries = 0; running < 3 && tries < 50; tries++) running = await gauge("vllm:num_requests_running");
+      expect(running).toBe(3);
+      expect(slow.load.running).toBe(3);
+      await held;
+      expect(await gauge("vllm:num_requests_running")).toBe(0);
+      expect(await gauge("edgegym_simulator:num_requests_running_peak")).toBe(3);
+      expect(await gauge("edgegym_simulator:requests_answered_total")).toBe(3);
+      expect(await gauge("vllm:num_requests_waiting")).toBe(0);
+    } finally {
+      await slow.close();
+    }
+  });
+});

@@ -1,0 +1,171 @@
+// The rollout runner: a Durable Object the queue consumer hands rollouts to. A queue batch holds its invocation until
+// its slowest rollout ends, and a local queue delivers one batch at a time, so a consumer that runs its batches itself
+// has at most a batch in flight whatever the model's latency. Here the rollouts of many batches run side by side, as
+// many as the window allows (functions/agent/window.ts: it follows the model's latency), each stored until it ends.
+//
+// Durability: an item is written to SQLite before accept() answers (so the consumer may ack its message) and deleted
+// once its result (or failure record) is on the `results` queue. A runner that restarts runs what it finds again; a
+// rollout run twice is recorded once (the Job object keeps each rollout id once). An alarm every minute while items
+// remain wakes a runner that was evicted with work stored.
+import { DurableObject } from "cloudflare:workers";
+import { AgentVars, configCache } from "../../contracts/config.js";
+import type { AgentEnv } from "../../contracts/env.generated.js";
+import { rolloutId } from "../../contracts/messages.js";
+import type { RunnerItem, RunnerRpc, RunnerStats } from "../../contracts/runner.js";
+import { batchedQueue } from "./batched-queue.js";
+import { chunkReader } from "./chunks.js";
+import { type AgentPorts, cloudflarePorts } from "./ports.js";
+import { settleRollout } from "./settle.js";
+import { ConcurrencyWindow, WINDOW_DEFAULTS } from "./window.js";
+
+const config = configCache(AgentVars, "agent");
+/** How often the window is adjusted and finished items are deleted (one commit per tick, not one per rollout). */
+const TICK_MS = 250;
+const WATCHDOG_MS = 60_000;
+/** Inputs chunks kept in memory for rollouts whose rows travel by chunk key. */
+const CHUNKS_KEPT = 64;
+const RESULTS_FLUSH_MS = 25;
+/** Rollouts in flight in one runner at most, below workerd's 10,000 active timers per object. */
+const MAX_PER_SHARD = 8_000;
+
+export class RolloutRunner extends DurableObject<AgentEnv> implements RunnerRpc {
+  private readonly sql = this.ctx.storage.sql;
+  private readonly ports: AgentPorts;
+  private readonly window: ConcurrencyWindow;
+  private readonly readChunk;
+  /** Accepted and ready to start, oldest first. */
+  private readonly ready: RunnerItem[] = [];
+  /** Every item this runner holds (ready, running or waiting out a retry's delay), by rollout id. */
+  private readonly held = new Map<string, RunnerItem>();
+  private running = 0;
+  private peakRunning = 0;
+  private finishedCount = 0;
+  /** Ids whose rows go at the next tick. */
+  private finished: string[] = [];
+  /** accept() calls waiting for room. */
+  private readonly roomWaiters: (() => void)[] = [];
+  private ticking = false;
+  private lastTick = 0;
+
+  constructor(ctx: DurableObjectState, env: AgentEnv) {
+    super(ctx, env);
+    const parsed = config(env);
+    const shards = Math.max(1, parsed.RUNNER_SHARDS);
+    // Each rollout in flight holds a timer here (its call's bound): workerd allows 10,000 active timers per object.
+    const max = Math.min(MAX_PER_SHARD, Math.ceil(parsed.RUNNER_MAX_IN_FLIGHT / shards));
+    this.window = new ConcurrencyWindow({ max, min: Math.min(WINDOW_DEFAULTS.min, max), initial: Math.min(WINDOW_DEFAULTS.initial, max) });
+    const base = cloudflarePorts(env);
+    // Results leave in batches: one request to the queue per 25 ms (or per 100 results), not one per rollout. The local
+    // queue sets a timer per message it takes in, and one request per result at hundreds a second passed its 10,000.
+    this.ports = { ...base, results: batchedQueue(base.results, RESULTS_FLUSH_MS) };
+    this.readChunk = chunkReader(base, CHUNKS_KEPT);
+    this.sql.exec("CREATE TABLE IF NOT EXISTS items (id TEXT PRIMARY KEY, item TEXT NOT NULL)");
+    // Whatever a previous life of this runner left is run again.
+    for (const { item } of this.sql.exec<{ item: string }>("SELECT item FROM items").toArray()) this.hold(JSON.parse(item) as RunnerItem);
+    if (this.held.size > 0) this.pump();
+  }
+
+  /** Room for more: the items waiting to start stay under a window's worth (at least one queue batch). */
+  private hasRoom(): boolean {
+    return this.ready.length < Math.max(100, this.window.limit);
+  }
+
+  async accept(items: RunnerItem[]): Promise<{ accepted: number }> {
+    while (!this.hasRoom()) await new Promise<void>((resolve) => this.roomWaiters.push(resolve));
+    const fresh = items.filter((item) => !this.held.has(idOf(item)));
+    if (fresh.length > 0) {
+      this.ctx.storage.transactionSync(() => {
+        for (const item of fresh) this.sql.exec("INSERT OR REPLACE INTO items (id, item) VALUES (?, ?)", idOf(item), JSON.stringify(item));
+      });
+      for (const item of fresh) this.hold(item);
+      if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + WATCHDOG_MS);
+      this.pump();
+    }
+    return { accepted: items.length };
+  }
+
+  async stats(): Promise<RunnerStats> {
+    return {
+      running: this.running,
+      peakRunning: this.peakRunning,
+      waiting: this.held.size - this.running,
+      limit: this.window.limit,
+      finished: this.finishedCount,
+    };
+  }
+
+  override async alarm(): Promise<void> {
+    // The constructor has reloaded and restarted any stored items; the alarm only keeps coming while some remain.
+    this.flushFinished();
+    if (this.sql.exec<{ n: number }>("SELECT count(*) AS n FROM items").one().n > 0) await this.ctx.storage.setAlarm(Date.now() + WATCHDOG_MS);
+  }
+
+  private hold(item: RunnerItem): void {
+    this.held.set(idOf(item), item);
+    this.ready.push(item);
+  }
+
+  /** Starts ready items while the window has room, and keeps the control loop ticking while there is work. */
+  private pump(): void {
+    while (this.running < this.window.limit && this.ready.length > 0) {
+      const item = this.ready.shift()!;
+      this.running++;
+      this.peakRunning = Math.max(this.peakRunning, this.running);
+      void this.run(item);
+    }
+    if (this.hasRoom()) for (const wake of this.roomWaiters.splice(0)) wake();
+    if (!this.ticking && this.held.size > 0) {
+      this.ticking = true;
+      this.lastTick = Date.now();
+      setTimeout(() => this.tick(), TICK_MS);
+    }
+  }
+
+  private async run(item: RunnerItem): Promise<void> {
+    let settled: Awaited<ReturnType<typeof settleRollout>>;
+    try {
+      settled = await settleRollout(this.ports, item.message, item.attempts, this.readChunk, item.model);
+    } catch {
+      // settleRollout turns every failure into a record or a retry; anything else (a bug) retries, never loses the rollout.
+      settled = { kind: "retry", delaySeconds: 1 };
+    }
+    this.running--;
+    const id = idOf(item);
+    if (settled.kind === "done") {
+      this.held.delete(id);
+      this.finished.push(id);
+      this.finishedCount++;
+    } else {
+      const next = { ...item, attempts: item.attempts + 1 };
+      this.held.set(id, next);
+      this.sql.exec("UPDATE items SET item = ? WHERE id = ?", JSON.stringify(next), id);
+      setTimeout(() => {
+        this.ready.push(next);
+        this.pump();
+      }, settled.delaySeconds * 1000);
+    }
+    this.pump();
+  }
+
+  /** The control loop: the window follows the event loop's lag, finished rows are deleted in one commit. */
+  private tick(): void {
+    const now = Date.now();
+    const lag = Math.max(0, now - this.lastTick - TICK_MS);
+    this.lastTick = now;
+    this.window.observe(lag, this.running);
+    this.flushFinished();
+    this.ticking = false;
+    this.pump();
+  }
+
+  private flushFinished(): void {
+    if (this.finished.length === 0) return;
+    const ids = this.finished;
+    this.finished = [];
+    this.sql.exec("DELETE FROM items WHERE id IN (SELECT value FROM json_each(?))", JSON.stringify(ids));
+  }
+}
+
+function idOf(item: RunnerItem): string {
+  return rolloutId(item.message.job_id, item.message.task_index, item.message.rollout_index);
+}
