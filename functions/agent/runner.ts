@@ -22,6 +22,8 @@ const config = configCache(AgentVars, "agent");
 /** How often the window is adjusted and finished items are deleted (one commit per tick, not one per rollout). */
 const TICK_MS = 250;
 const WATCHDOG_MS = 60_000;
+/** How long a job's "still wanted" answer is trusted before its Job object is asked again. */
+const JOB_CHECK_MS = 1_000;
 /** Inputs chunks kept in memory for rollouts whose rows travel by chunk key. */
 const CHUNKS_KEPT = 64;
 const RESULTS_FLUSH_MS = 25;
@@ -44,6 +46,8 @@ export class RolloutRunner extends DurableObject<AgentEnv> implements RunnerRpc 
   private finished: string[] = [];
   /** accept() calls waiting for room. */
   private readonly roomWaiters: (() => void)[] = [];
+  /** Each job's answer to "still wanted?", and when it was asked. */
+  private readonly jobs = new Map<string, { at: number; live: Promise<boolean> }>();
   private ticking = false;
   private lastTick = 0;
 
@@ -121,14 +125,37 @@ export class RolloutRunner extends DurableObject<AgentEnv> implements RunnerRpc 
     }
   }
 
+  /** Whether a job still wants its rollouts run (not cancelled), asked of its Job object at most once a second per job. */
+  private live(jobId: string): Promise<boolean> {
+    const known = this.jobs.get(jobId);
+    if (known && Date.now() - known.at < JOB_CHECK_MS) return known.live;
+    const live = this.ports
+      .job(jobId)
+      .started(0)
+      .then(
+        (started) => started !== null,
+        // Not known: the rollout runs (its result is recorded once, or dropped by a cancelled job's Job object).
+        () => true,
+      );
+    this.jobs.set(jobId, { at: Date.now(), live });
+    if (this.jobs.size > 1_000) this.jobs.delete(this.jobs.keys().next().value!);
+    return live;
+  }
+
   private async run(item: RunnerItem): Promise<void> {
     let settled: Awaited<ReturnType<typeof settleRollout>>;
     try {
-      settled = await settleRollout(this.ports, item.message, item.attempts, this.readChunk, item.model);
+      // A cancelled job's rollouts are dropped here, as the queue consumer drops its queued messages.
+      settled = (await this.live(item.message.job_id))
+        ? await settleRollout(this.ports, item.message, item.attempts, this.readChunk, item.model)
+        : { kind: "done" };
     } catch {
       // settleRollout turns every failure into a record or a retry; anything else (a bug) retries, never loses the rollout.
       settled = { kind: "retry", delaySeconds: 1 };
     }
+    // Its runs are spent and its result still could not be sent: the Job object records it as a dead_letter failure (as
+    // the dead-letter queue does for a message the queue gave up on), so the job completes. If even that fails, it waits on.
+    if (settled.kind === "retry" && item.attempts >= this.ports.config.MAX_ATTEMPTS && (await this.giveUp(item))) settled = { kind: "done" };
     this.running--;
     const id = idOf(item);
     if (settled.kind === "done") {
@@ -145,6 +172,19 @@ export class RolloutRunner extends DurableObject<AgentEnv> implements RunnerRpc 
       }, settled.delaySeconds * 1000);
     }
     this.pump();
+  }
+
+  private async giveUp(item: RunnerItem): Promise<boolean> {
+    const { job_id, task_index, rollout_index } = item.message;
+    const message = `the rollout ran ${item.attempts} times in its runner and its result could not be sent`;
+    try {
+      await this.ports.job(job_id).abandon({ pairs: [[task_index, rollout_index]] }, { failure_class: "dead_letter", message });
+      this.ports.log?.error("a rollout's runs are spent; recorded as a dead_letter failure", { job_id, rollout_id: idOf(item), outcome: "dead_letter" });
+      return true;
+    } catch (error) {
+      this.ports.log?.error("a spent rollout could not be recorded as a failure; it runs again later", { job_id, rollout_id: idOf(item), error });
+      return false;
+    }
   }
 
   /** The control loop: the window follows the event loop's lag, finished rows are deleted in one commit. */

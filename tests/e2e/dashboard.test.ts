@@ -47,7 +47,9 @@ beforeAll(async () => {
   local = await startTestLocal({
     environments: ENVIRONMENTS,
     apiTokens: `dashboard:${TOKEN}:admin`,
-    vars: { agent: { RETRY_BASE_SECONDS: "0", MAX_ATTEMPTS: "2" } },
+    // At most 16 rollouts in flight: the cancel test's job must still have rollouts waiting when Cancel is clicked (with
+    // the default window, a slow model has all 600 in flight at once, and cancel drops only what has not started).
+    vars: { agent: { RETRY_BASE_SECONDS: "0", MAX_ATTEMPTS: "2", RUNNER_MAX_IN_FLIGHT: "16" } },
     // Reasoning, to see it folded; a little latency, to see progress move.
     simulator: { reasoning: true, latencyMs: 40 },
   });

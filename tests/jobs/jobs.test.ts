@@ -206,6 +206,43 @@ describe("cancel and resume", () => {
   });
 });
 
+describe("cancel with rollout runners", () => {
+  it("rollouts already handed to the runners stop too: no record lands after the cancel settles; resume finishes the rest", async () => {
+    const slow = await startTestLocal({
+      environments: ["example_single_tool_call"],
+      simulator: { latencyMs: 200 },
+      vars: { agent: { RUNNER_SHARDS: "2", RUNNER_MAX_IN_FLIGHT: "4" } },
+    });
+    try {
+      const rows = Array.from({ length: 4 }, (_, i) => JSON.stringify({ responses_create_params: { input: `weather in Oslo, day ${i}?` } })).join("\n");
+      const created = await createJob(slow.url, rows, { environment: "example_single_tool_call", num_repeats: "50" });
+      // Running in the runners: the job's whole chunk is theirs by now.
+      for (let info = await jobInfo(slow.url, created.body.id); info.counts.done < 4; info = await jobInfo(slow.url, created.body.id)) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      await gatewayFetch(`${slow.url}/v1/jobs/${created.body.id}`, { method: "DELETE" });
+      // What was mid-call when the cancel came may still land (within a second or two); nothing after that.
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      const settled = await jobInfo(slow.url, created.body.id);
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      const later = await jobInfo(slow.url, created.body.id);
+      expect(later.status).toBe("cancelled");
+      expect(later.counts.done).toBe(settled.counts.done);
+      expect(later.counts.done).toBeLessThan(200);
+
+      await gatewayFetch(`${slow.url}/v1/jobs/${created.body.id}/resume`, { method: "POST" });
+      slow.simulator!.configure({ latencyMs: 0 });
+      const done = await waitForJob(slow.url, created.body.id, 90_000);
+      expect(done.status).toBe("completed");
+      const rollouts = await jobLines(slow.url, created.body.id, "rollouts");
+      expect(new Set(rollouts.map((r) => r._ng_rollout_id)).size).toBe(200);
+      expect(rollouts).toHaveLength(200);
+    } finally {
+      await slow.stop();
+    }
+  }, 150_000);
+});
+
 describe("the dead-letter queue", () => {
   it("a message the runtime gives up on still becomes one failure record", async () => {
     // An agent budget above the queue's retries: the queue gives up first and the message goes to the DLQ. (The consumer

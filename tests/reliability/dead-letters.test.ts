@@ -10,10 +10,11 @@ const rows = (n: number) => Array.from({ length: n }, (_, i) => JSON.stringify({
 
 describe("the rollouts dead-letter queue", () => {
   it("an expand message the queue gives up on becomes one dead_letter failure per rollout of its chunk", async () => {
-    // Every send to a queue fails: no chunk can be expanded, so its expand message exhausts its deliveries.
+    // Every send to a queue fails: no chunk can be expanded, so its expand message exhausts its deliveries. (Without
+    // rollout runners: with them, a chunk expands into the runners, not the queue; the next test is theirs.)
     const local = await startTestLocal({
       environments: [ENVIRONMENT],
-      vars: { agent: { RETRY_BASE_SECONDS: "0", CHAOS_QUEUE_SEND_FAILURE_RATE: "1" } },
+      vars: { agent: { RETRY_BASE_SECONDS: "0", CHAOS_QUEUE_SEND_FAILURE_RATE: "1", RUNNER_SHARDS: "0" } },
     });
     try {
       const created = await createJob(local.url, rows(3), { environment: ENVIRONMENT, num_repeats: "2" });
@@ -32,6 +33,29 @@ describe("the rollouts dead-letter queue", () => {
       ]);
       // NeMo Gym's class for it is `transient`: retried on resume.
       for (const failure of failures) expect(failure).toMatchObject({ failure_class: "dead_letter", _ng_failure_class: "transient", environment: ENVIRONMENT });
+    } finally {
+      await local.stop();
+    }
+  });
+
+  it("in a rollout runner, a rollout whose result can never be sent ends, its runs spent, as one dead_letter failure", async () => {
+    // The runners take the chunk (no queue send), run each rollout, and every send of its result fails.
+    const local = await startTestLocal({
+      environments: [ENVIRONMENT],
+      vars: { agent: { RETRY_BASE_SECONDS: "0", MAX_ATTEMPTS: "2", CHAOS_QUEUE_SEND_FAILURE_RATE: "1", RUNNER_SHARDS: "2" } },
+    });
+    try {
+      const created = await createJob(local.url, rows(2), { environment: ENVIRONMENT, num_repeats: "2" });
+      const info = await waitForJob(local.url, created.body.id, 60_000);
+      expect(info.status).toBe("completed");
+      expect(info.counts).toMatchObject({ total: 4, done: 0, failed: 4 });
+      expect(info.counts.failed_by_class.dead_letter).toBe(4);
+      const failures = await jobLines(local.url, info.id, "failures");
+      expect(failures.map((f) => f._ng_rollout_id)).toEqual([0, 1].flatMap((t) => [0, 1].map((r) => rolloutId(info.id, t, r))));
+      for (const failure of failures) {
+        expect(failure).toMatchObject({ failure_class: "dead_letter", _ng_failure_class: "transient" });
+        expect(failure.message).toContain("ran 2 times in its runner");
+      }
     } finally {
       await local.stop();
     }

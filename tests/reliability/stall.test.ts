@@ -14,8 +14,9 @@ const ENVIRONMENT = "example_single_tool_call";
 const ROWS = Array.from({ length: 4 }, (_, i) => JSON.stringify({ responses_create_params: { input: `weather in town ${i}?` } })).join("\n");
 
 /** Starts, creates a job of 4 rows × 10 with a slow model, stops it part-way (its queues lost), and starts again. */
-async function interrupted(dir: string, writer: Record<string, string>) {
-  const options: LocalOptions = { environments: [ENVIRONMENT], persist: dir, vars: { writer, agent: { BATCH_CONCURRENCY: "4" } } };
+async function interrupted(dir: string, writer: Record<string, string>, agent: Record<string, string> = { RUNNER_SHARDS: "0" }) {
+  // Without rollout runners by default: their rollouts are stored in them and survive the stop (the last test).
+  const options: LocalOptions = { environments: [ENVIRONMENT], persist: dir, vars: { writer, agent: { BATCH_CONCURRENCY: "4", ...agent } } };
   const first = await startTestLocal({ ...options, simulator: { latencyMs: 150 } });
   const created = await createJob(first.url, ROWS, { environment: ENVIRONMENT, num_repeats: "10" });
   const id = created.body.id as string;
@@ -68,4 +69,22 @@ describe("a stalled job heals itself", () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it("with rollout runners, the rollouts they hold survive the stop: the job completes, every rollout once, with no stall", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "edgegym-stall-"));
+    // A stall (no progress for STALL_SECONDS) would re-enqueue; the runners' own watchdog must come first.
+    const { local, id } = await interrupted(dir, { STALL_SECONDS: "600", MAX_HEALS: "3" }, { RUNNER_SHARDS: "2" });
+    try {
+      const info = await waitForJob(local.url, id, 100_000);
+      expect(info.status).toBe("completed");
+      expect(info.heals ?? 0).toBe(0);
+      const rollouts = await jobLines(local.url, id, "rollouts");
+      expect(rollouts).toHaveLength(40);
+      expect(new Set(rollouts.map((r) => r._ng_rollout_id)).size).toBe(40);
+      expect(info.counts).toMatchObject({ total: 40, done: 40, failed: 0 });
+    } finally {
+      await local.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 150_000);
 });
