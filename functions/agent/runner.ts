@@ -76,6 +76,9 @@ export class RolloutRunner extends DurableObject<AgentEnv> implements RunnerRpc 
 
   async accept(items: RunnerItem[]): Promise<{ accepted: number }> {
     while (!this.hasRoom()) await new Promise<void>((resolve) => this.roomWaiters.push(resolve));
+    // The consumer asked each job's Job object (started()) just before handing these over: they are wanted now, whatever
+    // this runner last heard (a job cancelled, then resumed, hands its rollouts over again).
+    for (const item of items) this.jobs.set(item.message.job_id, { at: Date.now(), live: Promise.resolve(true) });
     const fresh = items.filter((item) => !this.held.has(idOf(item)));
     if (fresh.length > 0) {
       this.ctx.storage.transactionSync(() => {

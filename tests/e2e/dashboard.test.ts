@@ -225,7 +225,7 @@ describe("the dashboard in Chromium", () => {
     await expect.poll(() => page.locator("h1 .badge").textContent(), { timeout: 60_000 }).toBe("completed");
     expect(await page.getByTestId("count-done").textContent()).toBe("600");
     expect(await page.getByTestId("percent").textContent()).toBe("100%");
-  });
+  }, 150_000);
 
   it("lists the jobs with size, state, progress and throughput", async () => {
     await mainNav("Jobs").click();

@@ -243,6 +243,33 @@ describe("cancel with rollout runners", () => {
   }, 150_000);
 });
 
+describe("cancel, then resume soon after, with rollout runners", () => {
+  it("the resumed rollouts run (a runner's memory of the cancel must not drop them): the job completes, each rollout once", async () => {
+    const slow = await startTestLocal({
+      environments: ["example_single_tool_call"],
+      simulator: { latencyMs: 100 },
+      vars: { agent: { RUNNER_SHARDS: "1", RUNNER_MAX_IN_FLIGHT: "2" } },
+    });
+    try {
+      const rows = Array.from({ length: 2 }, (_, i) => JSON.stringify({ responses_create_params: { input: `weather in Rome, day ${i}?` } })).join("\n");
+      const created = await createJob(slow.url, rows, { environment: "example_single_tool_call", num_repeats: "20" });
+      for (let info = await jobInfo(slow.url, created.body.id); info.counts.done < 2; info = await jobInfo(slow.url, created.body.id)) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      await gatewayFetch(`${slow.url}/v1/jobs/${created.body.id}`, { method: "DELETE" });
+      // Long enough for the runner to drop a waiting rollout and remember the job as cancelled.
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      await gatewayFetch(`${slow.url}/v1/jobs/${created.body.id}/resume`, { method: "POST" });
+      const done = await waitForJob(slow.url, created.body.id, 60_000);
+      expect(done.status).toBe("completed");
+      const rollouts = await jobLines(slow.url, created.body.id, "rollouts");
+      expect(new Set(rollouts.map((r) => r._ng_rollout_id)).size).toBe(40);
+    } finally {
+      await slow.stop();
+    }
+  }, 120_000);
+});
+
 describe("the dead-letter queue", () => {
   it("a message the runtime gives up on still becomes one failure record", async () => {
     // An agent budget above the queue's retries: the queue gives up first and the message goes to the DLQ. (The consumer
