@@ -90,6 +90,8 @@ export interface Tally {
   failed: number;
   turns: number;
   reward: number;
+  /** /run calls that went unanswered for HUNG_MS and were sent again. */
+  hung?: number;
 }
 
 function add(tally: Tally, record: Record<string, unknown>): void {
@@ -97,6 +99,9 @@ function add(tally: Tally, record: Record<string, unknown>): void {
   tally.turns += modelTurns(record);
   tally.reward += typeof record["reward"] === "number" ? record["reward"] : 0;
 }
+
+/** How long a /run call may go unanswered before it counts as hung (a rollout at zero model latency takes milliseconds). */
+const HUNG_MS = 60_000;
 
 /** `count` rollouts through POST /run, `concurrency` in flight; the records come back in the answers. */
 export async function runDirect(url: string, shape: Shape, count: number, concurrency: number, headers: Record<string, string> = {}): Promise<Tally> {
@@ -106,10 +111,24 @@ export async function runDirect(url: string, shape: Shape, count: number, concur
   const worker = async () => {
     while (next < count) {
       const body = JSON.stringify(shape.row(next++));
-      const response = await fetch(target, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body });
-      const text = await response.text();
-      if (response.ok) add(tally, JSON.parse(text) as Record<string, unknown>);
-      else tally.failed++;
+      for (;;) {
+        try {
+          // A call unanswered for HUNG_MS is counted as hung and sent again, so the window still ends with `count` records.
+          const response = await fetch(target, {
+            method: "POST",
+            headers: { ...headers, "content-type": "application/json" },
+            body,
+            signal: AbortSignal.timeout(HUNG_MS),
+          });
+          const text = await response.text();
+          if (response.ok) add(tally, JSON.parse(text) as Record<string, unknown>);
+          else tally.failed++;
+          break;
+        } catch (error) {
+          if (!(error instanceof DOMException && error.name === "TimeoutError")) throw error;
+          tally.hung = (tally.hung ?? 0) + 1;
+        }
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));

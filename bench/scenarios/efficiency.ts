@@ -188,6 +188,15 @@ try {
       });
     }
   }
+  // A call that got no answer at all is a hang, whatever the rates say (sent again, so the window still completes).
+  const hung = [...samples.entries()].filter(([key]) => key.startsWith("run ")).reduce((n, [, list]) => n + list.reduce((m, x) => m + (x.hung ?? 0), 0), 0);
+  figures.push({
+    id: "efficiency.run.hung",
+    label: "(a) /run calls left unanswered for 60 s (then sent again)",
+    value: hung,
+    unit: "",
+    target: { op: "<=", value: 0 },
+  });
   emit({
     scenario: "efficiency",
     title: "Efficiency: rollouts with a zero-latency model, /run and jobs against the baseline loop",

@@ -67,12 +67,20 @@ try {
     t0,
   );
   const report = setInterval(() => say(`${tally.done} done, ${tally.refused} refusals so far, ${tally.resets} resets, ${tally.timeouts} hung`), 10_000);
+  // The emulation's workerd gone mid-run (it exits on "accept: Too many open files") ends the scenario: nothing more to measure.
+  let crashed = false;
+  const watch = setInterval(() => {
+    if (workerdPids(host.pid).length === 0) {
+      crashed = true;
+      say("the emulation's workerd exited mid-run: the calls stop here");
+    }
+  }, 2_000);
   const deadline = t0 + BUDGET_MS;
   say(`admission limit ${limit} (the gateway's default); ${CALLS} calls at once`);
 
   const call = async (i: number): Promise<void> => {
     const body = JSON.stringify(SINGLE_TOOL.row(i));
-    while (performance.now() < deadline) {
+    while (performance.now() < deadline && !crashed) {
       const outcome = await client.post(url, body, host.headers);
       if (outcome.kind === "reset") tally.resets++;
       else if (outcome.kind === "timeout") tally.timeouts++;
@@ -103,6 +111,7 @@ try {
   };
   await Promise.all(Array.from({ length: CALLS }, (_, i) => call(i)));
   clearInterval(report);
+  clearInterval(watch);
   await sampler.stop();
   client.close();
   latencies.sort((a, b) => a - b);
@@ -127,6 +136,14 @@ try {
         unit: "",
         target: { op: "=", value: 0 },
         note: `${tally.resets} reset, ${tally.timeouts} hung > ${HANG_MS / 1000} s, ${tally.errors} other errors`,
+      },
+      {
+        id: "overload.workerd_up",
+        label: "the emulation's workerd stayed up",
+        value: crashed ? 0 : 1,
+        unit: "",
+        target: { op: "=", value: 1 },
+        ...(crashed ? { note: "it exited mid-run (its log: accept: Too many open files)" } : {}),
       },
       {
         id: "overload.refusals_without_retry_after",
