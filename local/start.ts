@@ -12,7 +12,7 @@ import { localAuth, tokenForLocal } from "./cli/token.js";
 import { PROJECT_ROOT } from "./paths.js";
 
 const started = performance.now();
-const outDir = path.join(PROJECT_ROOT, "out");
+const outDir = path.resolve(process.env.EDGEGYM_OUT_DIR ?? path.join(PROJECT_ROOT, "out"));
 mkdirSync(outDir, { recursive: true });
 
 const model = modelFromEnv();

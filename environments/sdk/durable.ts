@@ -4,6 +4,7 @@ import type { EnvironmentEnv } from "../../contracts/env.generated.js";
 import type { Outcome, SessionOperation, SessionRpc } from "../../contracts/rpc.js";
 import { performAny } from "./gymnasium-perform.js";
 import { judgeThrough } from "./judge.js";
+import { plainData } from "./plain.js";
 import { environmentConfig } from "./config.js";
 import { environmentLog, logOutcome } from "./log.js";
 import { EXPIRED_SESSION, OPERATION_TIMEOUT_MS } from "./run.js";
@@ -47,7 +48,7 @@ export function sessionObjectFor(environment: Environment) {
       // environment's own PRAGMAs (text_to_sql turns foreign keys off) would do nothing.
       if (opens) await this.ctx.storage.put(OPENED_KEY, Date.now());
       await this.keepAlive();
-      return logOutcome(environmentLog(this.env, environment.name), operation, outcome, started);
+      return logOutcome(environmentLog(this.env, environment.name), operation, { ...outcome, body: plainData(outcome.body) }, started);
     }
 
     /**

@@ -8,6 +8,7 @@ import { performAny } from "./gymnasium-perform.js";
 import { judgeThrough } from "./judge.js";
 import { environmentLog, logOutcome } from "./log.js";
 import { noState } from "./perform.js";
+import { plainData } from "./plain.js";
 import { checkSessionId, mintSessionId } from "./session-id.js";
 import type { Environment } from "./types.js";
 
@@ -47,7 +48,7 @@ function run(call: SessionCall, sessionId: string, opens: boolean): Promise<Outc
     judge: judgeThrough(env.JUDGE, bound),
   };
   return performAny(environment, operation, body, context, trusted).then((outcome) =>
-    logOutcome(environmentLog(env, environment.name), operation, outcome, started),
+    logOutcome(environmentLog(env, environment.name), operation, { ...outcome, body: plainData(outcome.body) }, started),
   );
 }
 

@@ -1,9 +1,12 @@
 // xlam_fc: parity with NeMo Gym's recorded rollouts (in workerd), NeMo Gym's own tests ported, and edge cases.
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Local } from "../../local/emulation.js";
 import xlamFc from "../../environments/xlam_fc/index.js";
 import { noState, perform } from "../../environments/sdk/perform.js";
 import type { Judge } from "../../environments/sdk/index.js";
+import { FIXTURES } from "../helpers/fixtures.js";
 import { recordedRolloutsMatch } from "../helpers/parity.js";
 import { postJson, startTestLocal } from "../helpers/local.js";
 
@@ -18,6 +21,18 @@ afterAll(async () => {
 
 describe("parity with NeMo Gym's recorded rollouts (workerd)", () => {
   recordedRolloutsMatch(NAME, () => local);
+});
+
+describe("a rollout through /run (the agent calls the environment over RPC)", () => {
+  it("verifies: predicted calls parsed as Python dicts (null-prototype records) cross RPC as plain data", async () => {
+    const row = JSON.parse(readFileSync(path.join(FIXTURES, NAME, "example.jsonl"), "utf8").split("\n")[0]!);
+    const answer = await postJson(`${local.url}/run?environment=${NAME}`, row);
+    expect(answer.status, JSON.stringify(answer.body).slice(0, 500)).toBe(200);
+    expect(typeof answer.body.reward).toBe("number");
+    expect(answer.body.failure_class).toBeUndefined();
+    expect(Array.isArray(answer.body.predicted_calls)).toBe(true);
+    expect(answer.body.num_predicted).toBe(answer.body.predicted_calls.length);
+  });
 });
 
 let callId = 0;
