@@ -105,3 +105,15 @@ export function failureRecord(fields: FailureFields, extra: Record<string, unkno
     ...(fields.attempt !== undefined ? { attempt: fields.attempt } : {}),
   };
 }
+
+/**
+ * The failure record of a rollout given up on without an answer of its own (a dead letter, a stalled job's spent heals):
+ * what the Job object and the AWS ledger both write, with its summary (the class the job status counts).
+ */
+export function abandonedRecord(
+  rollout: { job_id: string; task_index: number; rollout_index: number; rollout_id: string; environment: string },
+  failure: { failure_class: FailureClass; message: string },
+): { record: Record<string, unknown>; summary: { failure_class: unknown } } {
+  const record = failureRecord({ ...rollout, code: failure.failure_class, message: failure.message });
+  return { record, summary: { failure_class: record.failure_class } };
+}

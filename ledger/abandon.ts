@@ -1,6 +1,6 @@
 // Failure records the ledger writes itself, for rollouts no agent will answer (a dead-lettered expand message): what the
 // Job object's abandon() does on Cloudflare, as result texts the ledger records like any other.
-import { failureRecord } from "../contracts/failures.js";
+import { abandonedRecord } from "../contracts/failures.js";
 import type { Abandonment, RolloutScope } from "../contracts/jobs.js";
 import { encodeResult, rolloutId } from "../contracts/messages.js";
 import type { Manifest } from "./manifest.js";
@@ -22,15 +22,8 @@ export function abandonedResults(manifest: Manifest, scope: RolloutScope, failur
     .filter(([task, repeat]) => !kept.has(`${task}:${repeat}`))
     .map(([task, repeat]) => {
       const id = rolloutId(manifest.id, task, repeat);
-      const record = failureRecord({
-        task_index: task,
-        rollout_index: repeat,
-        rollout_id: id,
-        environment,
-        code: failure.failure_class,
-        message: failure.message,
-      });
       const header = { job_id: manifest.id, rollout_id: id, task_index: task, rollout_index: repeat, environment, kind: "failure" as const };
-      return encodeResult({ header: { ...header, summary: { failure_class: record.failure_class } }, line: JSON.stringify(record) });
+      const { record, summary } = abandonedRecord(header, failure);
+      return encodeResult({ header: { ...header, summary }, line: JSON.stringify(record) });
     });
 }

@@ -4,7 +4,7 @@ import { DurableObject } from "cloudflare:workers";
 import { configCache, WriterVars } from "../../contracts/config.js";
 import type { WriterEnv } from "../../contracts/env.generated.js";
 import { environmentService } from "../../contracts/environments.js";
-import { failureRecord } from "../../contracts/failures.js";
+import { abandonedRecord } from "../../contracts/failures.js";
 import type { BrowsePage, BrowseQuery, JobSummary, SummaryOptions } from "../../contracts/job-views.js";
 import {
   type Abandonment,
@@ -246,15 +246,7 @@ export class Job extends DurableObject<WriterEnv> implements JobRpc {
     const environment = meta.config.environment ?? "unknown";
     const entries = scopePairs(meta.config, scope).map(([task, repeat]): ResultEntry => {
       const id = rolloutId(meta.config.id, task, repeat);
-      const record = failureRecord({
-        task_index: task,
-        rollout_index: repeat,
-        rollout_id: id,
-        environment,
-        code: failure.failure_class,
-        message: failure.message,
-      });
-      const summary = { failure_class: record.failure_class };
+      const { record, summary } = abandonedRecord({ job_id: meta.config.id, task_index: task, rollout_index: repeat, rollout_id: id, environment }, failure);
       return { rollout_id: id, kind: "failure", task_index: task, rollout_index: repeat, environment, line: JSON.stringify(record), summary };
     });
     const { written } = await this.record(entries);
