@@ -65,7 +65,6 @@ export async function expandToRunners(
   const shards = Math.max(1, ports.config.RUNNER_SHARDS);
   const byShard: RunnerItem[][] = Array.from({ length: shards }, () => []);
   const room = ports.rollouts.limits.maxMessageBytes - ENVELOPE_BYTES - 512;
-  let count = 0;
   for (const [task, { row, line }] of chunk) {
     const inline = fitsInBytes(line, room);
     for (let repeat = 0; repeat < numRepeats; repeat++) {
@@ -76,14 +75,20 @@ export async function expandToRunners(
         attempts: 1,
         ...(model ? { model } : {}),
       });
-      count++;
     }
   }
-  // Shards take their slices side by side; within a shard, in order (each slice waits for room in that runner).
+  // Shards take their slices side by side; within a shard, in order (each slice waits for room in that runner). Before
+  // each slice the Job object is asked again: a job cancelled while its chunks wait for room hands nothing more over.
+  let handed = 0;
   await Promise.all(
     byShard.map(async (items, shard) => {
-      for (let i = 0; i < items.length; i += SLICE) await runner(shard).accept(items.slice(i, i + SLICE));
+      for (let i = 0; i < items.length; i += SLICE) {
+        if ((await ports.job(body.job_id).started(0)) === null) return;
+        const slice = items.slice(i, i + SLICE);
+        await runner(shard).accept(slice);
+        handed += slice.length;
+      }
     }),
   );
-  return count;
+  return handed;
 }

@@ -80,6 +80,11 @@ export class RolloutRunner extends DurableObject<AgentEnv> implements RunnerRpc 
     // this runner last heard (a job cancelled, then resumed, hands its rollouts over again).
     for (const item of items) this.jobs.set(item.message.job_id, { at: Date.now(), live: Promise.resolve(true) });
     const fresh = items.filter((item) => !this.held.has(idOf(item)));
+    if (fresh.length > 0 && this.finished.length > 0) {
+      // Finished since the last tick and handed over again (a heal, a resume): its stored row must outlive the pending delete.
+      const again = new Set(fresh.map(idOf));
+      this.finished = this.finished.filter((id) => !again.has(id));
+    }
     if (fresh.length > 0) {
       this.ctx.storage.transactionSync(() => {
         for (const item of fresh) this.sql.exec("INSERT OR REPLACE INTO items (id, item) VALUES (?, ?)", idOf(item), JSON.stringify(item));

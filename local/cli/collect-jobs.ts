@@ -157,26 +157,34 @@ async function followJob(
     () => (streamed = true),
     () => (streamed = true),
   );
+  /** Interrupted: the stream may lag the job by a poll, so this run's part of the output is replaced by everything the
+   * job has so far, and put in order, so `collect --resume` collects only the rest. */
+  const interrupted = async (): Promise<never> => {
+    stop.abort();
+    await streaming.catch(() => 0);
+    await catchUp(jobs, job.id, plan, options.output, before).catch(() => undefined);
+    await sortByIndex(options.output);
+    throw new PartialCollection(new CollectInterrupted(job), [], true);
+  };
   try {
     while (job.status === "running" && !streamed && !options.signal?.aborted) {
       await sleep(options.pollMs ?? 250);
       job = await jobs.get(job.id);
       advance(progress, reported, job.counts);
     }
-    if (options.signal?.aborted) {
-      stop.abort();
-      await streaming.catch(() => 0);
-      // The stream may lag the job by a poll: this run's part of the output is replaced by everything the job has so far,
-      // and put in order, so `collect --resume` collects only the rest.
-      await catchUp(jobs, job.id, plan, options.output, before).catch(() => undefined);
-      await sortByIndex(options.output);
-      throw new PartialCollection(new CollectInterrupted(job), [], true);
-    }
+    if (options.signal?.aborted) await interrupted();
     await streaming;
+    // Interrupted while the last records streamed (the stream ends quietly when cut): the same as before it.
+    if (options.signal?.aborted) await interrupted();
     job = await jobs.get(job.id);
     advance(progress, reported, job.counts);
   } finally {
     options.signal?.removeEventListener("abort", onAbort);
+    // Left by an error (a failed poll): the follow stream is stopped too, or it would hold the process until the job ends.
+    if (!stop.signal.aborted && !streamed) {
+      stop.abort();
+      await streaming.catch(() => 0);
+    }
     progress.stop();
   }
 

@@ -243,6 +243,34 @@ describe("cancel with rollout runners", () => {
   }, 150_000);
 });
 
+describe("cancel with rollout runners, while the job's chunks still wait for room", () => {
+  it("hands no more chunks over once cancelled: no record lands after the cancel settles", async () => {
+    const slow = await startTestLocal({
+      environments: ["example_single_tool_call"],
+      simulator: { latencyMs: 200 },
+      vars: { agent: { RUNNER_SHARDS: "1", RUNNER_MAX_IN_FLIGHT: "4" } },
+    });
+    try {
+      // 400 rows in 4 chunks of 100, × 5: each chunk's 500 rollouts wait for room in the one runner behind the first's.
+      const rows = Array.from({ length: 400 }, (_, i) => JSON.stringify({ responses_create_params: { input: `weather in Lyon, day ${i}?` } })).join("\n");
+      const created = await createJob(slow.url, rows, { environment: "example_single_tool_call", num_repeats: "5" });
+      for (let info = await jobInfo(slow.url, created.body.id); info.counts.done < 4; info = await jobInfo(slow.url, created.body.id)) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      await gatewayFetch(`${slow.url}/v1/jobs/${created.body.id}`, { method: "DELETE" });
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      const settled = await jobInfo(slow.url, created.body.id);
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      const later = await jobInfo(slow.url, created.body.id);
+      expect(later.status).toBe("cancelled");
+      expect(later.counts.done).toBe(settled.counts.done);
+      expect(later.counts.done).toBeLessThan(200);
+    } finally {
+      await slow.stop();
+    }
+  }, 120_000);
+});
+
 describe("cancel, then resume soon after, with rollout runners", () => {
   it("the resumed rollouts run (a runner's memory of the cancel must not drop them): the job completes, each rollout once", async () => {
     const slow = await startTestLocal({
