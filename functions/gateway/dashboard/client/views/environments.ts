@@ -3,7 +3,7 @@
 import type { FunctionTool } from "../../../../../protocol/index.js";
 import { request } from "../api.js";
 import { h, prettyJson, replace, status } from "../dom.js";
-import { rolloutView } from "../render/conversation.js";
+import { rolloutView } from "../conversation.js";
 import type { View } from "./context.js";
 import { type DescribedEnvironment, listEnvironments } from "./new-job.js";
 

@@ -2,7 +2,7 @@
 import type { JobSummary } from "../../../../../contracts/job-views.js";
 import type { JobInfo } from "../../../../../contracts/jobs.js";
 import { formatNumber, formatPercent, h } from "../dom.js";
-import { histogramFigure } from "../render/histogram.js";
+import { histogramFigure } from "../histogram.js";
 import { route } from "./context.js";
 
 type Metrics = NonNullable<JobInfo["metrics"]>;

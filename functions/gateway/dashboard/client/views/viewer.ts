@@ -3,7 +3,7 @@
 import type { JobSummary } from "../../../../../contracts/job-views.js";
 import { getJson } from "../api.js";
 import { h, replace, status } from "../dom.js";
-import { rolloutView } from "../render/conversation.js";
+import { rolloutView } from "../conversation.js";
 import { type View, route } from "./context.js";
 
 interface RecordsPage {

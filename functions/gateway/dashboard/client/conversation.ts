@@ -1,6 +1,6 @@
 // One rollout record as a person reads it: the prompt, each model turn (reasoning folded), tool calls with their outputs,
 // the final answer, then the reward, the verifier's fields and the token counts.
-import { formatNumber, h, prettyJson } from "../dom.js";
+import { formatNumber, h, prettyJson } from "./dom.js";
 
 type Json = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 // A histogram as a row of bars, each a link (to the rollouts in its range) or a plain bar, labelled for screen readers.
-import type { Histogram, HistogramBin } from "../../../../../contracts/job-views.js";
-import { formatNumber, h } from "../dom.js";
+import type { Histogram, HistogramBin } from "../../../../contracts/job-views.js";
+import { formatNumber, h } from "./dom.js";
 
 export interface HistogramOptions {
   title: string;
