@@ -90,6 +90,18 @@ export interface BrowseEntry {
   length: number;
 }
 
+/** One result as GET /v1/jobs/:id/records answers it: the entry without its bucket location, its place among the matches,
+ * and its record when asked for (`records=true`). */
+export type RecordEntry = Omit<BrowseEntry, "object_key" | "offset" | "length"> & { position: number; record?: Record<string, unknown> };
+
+/** GET /v1/jobs/:id/records: a page of a job's results, OpenAI-style list. */
+export interface RecordsPage {
+  object: "list";
+  total: number;
+  offset: number;
+  data: RecordEntry[];
+}
+
 export interface BrowsePage {
   /** Results matching the filter. */
   total: number;

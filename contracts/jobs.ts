@@ -156,6 +156,11 @@ export type JobNamespace = ObjectNamespace<JobRpc>;
 /** Rows per inputs chunk: the unit the agent expands into rollout messages (chunk i holds accepted tasks i×100 … i×100+99). */
 export const CHUNK_ROWS = 100;
 
+/** A new job id: time first (ids sort by creation), then randomness. */
+export function newJobId(): string {
+  return `job_${Date.now().toString(36)}${crypto.randomUUID().replace(/-/g, "").slice(0, 10)}`;
+}
+
 /** The task indices an inputs chunk holds, from the job's accepted tasks in order. */
 export function chunkTasks(config: Pick<JobConfig, "tasks" | "chunk_keys">, chunkKey: string): number[] {
   const chunk = config.chunk_keys.indexOf(chunkKey);

@@ -29,7 +29,8 @@ export class LineError extends Error {
   }
 }
 
-function concat(parts: Uint8Array[], bytes: number): Uint8Array {
+/** The parts as one array of `bytes` bytes (the one part itself when there is one). */
+export function concat(parts: Uint8Array[], bytes: number): Uint8Array {
   if (parts.length === 1) return parts[0]!;
   const out = new Uint8Array(bytes);
   let at = 0;

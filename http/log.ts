@@ -99,6 +99,11 @@ export const silentLog: Logger = createLogger("silent", "silent");
 
 /** One logger per Worker isolate and level, so a Worker's hot path builds none. */
 const loggers = new Map<string, Logger>();
+/** A LOG_LEVEL variable as written (any case, spaces around): its level, or undefined for the default. */
+export function logLevelOf(raw: string | undefined): LogLevel | undefined {
+  return LOG_LEVELS.find((l) => l === raw?.trim().toLowerCase());
+}
+
 export function workerLogger(worker: string, level: LogLevel | undefined): Logger {
   const key = `${worker}:${level ?? ""}`;
   let logger = loggers.get(key);

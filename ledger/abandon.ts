@@ -1,24 +1,15 @@
 // Failure records the ledger writes itself, for rollouts no agent will answer (a dead-lettered expand message): what the
 // Job object's abandon() does on Cloudflare, as result texts the ledger records like any other.
 import { abandonedRecord } from "../contracts/failures.js";
-import type { Abandonment, RolloutScope } from "../contracts/jobs.js";
+import { type Abandonment, type RolloutScope, scopePairs } from "../contracts/jobs.js";
 import { encodeResult, rolloutId } from "../contracts/messages.js";
 import type { Manifest } from "./manifest.js";
 import type { Kept } from "./records.js";
 
-/** The (task, repeat) pairs a scope stands for, in this manifest's chunks (a chunk key it does not have stands for none). */
-export function scopePairsOf(manifest: Manifest, scope: RolloutScope): [number, number][] {
-  if ("pairs" in scope) return scope.pairs;
-  if (scope.only) return scope.only;
-  const chunk = manifest.chunk_keys.indexOf(scope.chunk_key);
-  if (chunk < 0) return [];
-  return manifest.tasksOf(chunk).flatMap((task) => Array.from({ length: manifest.num_repeats }, (_, repeat): [number, number] => [task, repeat]));
-}
-
 /** A failure's result text (contracts/messages.ts wire form) for each pair of the scope that has no result yet. */
 export function abandonedResults(manifest: Manifest, scope: RolloutScope, failure: Abandonment, kept: Map<string, Kept>): string[] {
   const environment = manifest.environment ?? "unknown";
-  return scopePairsOf(manifest, scope)
+  return scopePairs(manifest, scope)
     .filter(([task, repeat]) => !kept.has(`${task}:${repeat}`))
     .map(([task, repeat]) => {
       const id = rolloutId(manifest.id, task, repeat);

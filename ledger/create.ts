@@ -1,16 +1,15 @@
 // A bucket job from JSONL lines, as the gateway makes one on Cloudflare: every line checked, the accepted rows stored in
 // chunks, the manifest written, one expand message per chunk sent. On AWS the CLI does this itself: there is no gateway.
-import type { JobInfo } from "../contracts/jobs.js";
+// Rows per inputs chunk (CHUNK_ROWS) are the gateway's: the unit the agent expands, and here the unit that is sealed.
+import { CHUNK_ROWS, type JobInfo, newJobId } from "../contracts/jobs.js";
 import { jobKeys, type WorkMessage } from "../contracts/messages.js";
 import { acceptRow, type RowOptions } from "../contracts/job-rows.js";
-import { EdgegymError, type ErrorIssue, issuesOf, ResponsesCreateParams } from "../protocol/index.js";
+import { EdgegymError, type ErrorIssue, parseOr400, ResponsesCreateParams } from "../protocol/index.js";
 import type { MessageQueue } from "../queues/queue.js";
 import type { ObjectStore } from "../storage/store.js";
 import type { BucketJobs } from "./bucket-jobs.js";
 import type { BucketJobManifest } from "./manifest.js";
 
-/** Rows per inputs chunk, as the gateway stores them: the unit the agent expands, and here the unit that is sealed. */
-export const CHUNK_ROWS = 100;
 const MAX_REPORTED_PROBLEMS = 1000;
 
 export interface BucketJobOptions extends RowOptions {
@@ -18,10 +17,6 @@ export interface BucketJobOptions extends RowOptions {
   limit?: number;
   /** Run the valid rows when some lines are bad (they are reported); otherwise nothing is enqueued. */
   skip_invalid?: boolean;
-}
-
-export function newJobId(): string {
-  return `job_${Date.now().toString(36)}${crypto.randomUUID().replace(/-/g, "").slice(0, 10)}`;
 }
 
 export async function createBucketJob(
@@ -34,10 +29,7 @@ export async function createBucketJob(
   if (options.environment && !options.environments.includes(options.environment)) {
     throw new EdgegymError(404, "unknown_environment", `no environment "${options.environment}" (known: ${options.environments.join(", ")})`);
   }
-  if (options.responses_create_params) {
-    const checked = ResponsesCreateParams.partial().safeParse(options.responses_create_params);
-    if (!checked.success) throw new EdgegymError(400, "invalid_request", "responses_create_params is not valid", issuesOf(checked.error));
-  }
+  if (options.responses_create_params) parseOr400(ResponsesCreateParams.partial(), options.responses_create_params, "responses_create_params");
   const id = newJobId();
   const problems: ErrorIssue[] = [];
   let problemCount = 0;

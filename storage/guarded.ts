@@ -1,5 +1,5 @@
 // An ObjectStore whose every call is bounded in time, and (for the chaos suite only) whose writes fail at a given rate.
-import { within } from "../contracts/rpc.js";
+import { faultInjector, within } from "../contracts/rpc.js";
 import { TIMEOUTS } from "../contracts/timeouts.js";
 import type { ObjectStore, StoredObject } from "./store.js";
 
@@ -10,19 +10,11 @@ export interface StoreGuards {
   random?: () => number;
 }
 
-/** A write the chaos suite made fail on purpose. */
-export class InjectedFault extends Error {
-  override readonly name = "InjectedFault";
-}
-
 export function guardedStore(store: ObjectStore, guards: StoreGuards = {}): ObjectStore {
   const ms = guards.timeoutMs ?? TIMEOUTS.storageMs;
-  const rate = guards.writeFailureRate ?? 0;
-  const random = guards.random ?? Math.random;
   const bound = <T>(call: Promise<T>, what: string) => within(call, AbortSignal.timeout(ms), `the bucket (${what})`);
-  const inject = (what: string) => {
-    if (rate > 0 && random() < rate) throw new InjectedFault(`injected fault: the bucket refused ${what}`);
-  };
+  const refuse = faultInjector(guards.writeFailureRate, guards.random);
+  const inject = (what: string) => refuse(`the bucket refused ${what}`);
   // Not a spread: that would read `body`, a getter that on S3 takes the object's one stream and leaves nothing for bytes().
   const object = (found: StoredObject): StoredObject => ({
     key: found.key,

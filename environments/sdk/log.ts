@@ -1,13 +1,11 @@
 // An environment Worker's logs: its logger (at its LOG_LEVEL), and a line for every operation that failed on its side.
-import { LOG_LEVELS } from "../../contracts/config.js";
 import type { EnvironmentEnv } from "../../contracts/env.generated.js";
 import type { Outcome, SessionOperation } from "../../contracts/rpc.js";
-import { type Logger, workerLogger } from "../../http/log.js";
+import { type Logger, logLevelOf, workerLogger } from "../../http/log.js";
 
 /** The environment's logger at its LOG_LEVEL (read alone, so an environment whose other variables are wrong still logs). */
 export function environmentLog(env: EnvironmentEnv, environment: string): Logger {
-  const level = LOG_LEVELS.find((l) => l === env.LOG_LEVEL?.trim().toLowerCase());
-  return workerLogger(`resources-${environment}`, level).child({ environment });
+  return workerLogger(`resources-${environment}`, logLevelOf(env.LOG_LEVEL)).child({ environment });
 }
 
 /** A 5xx outcome is the environment's own failure (a tool or verifier that threw): logged, with what it said. */

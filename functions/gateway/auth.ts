@@ -1,8 +1,7 @@
 // Bearer tokens with scopes: a missing or unknown token is a 401 with WWW-Authenticate, a token without the scope a 403.
 import type { Context, MiddlewareHandler } from "hono";
 import { bearerAuth } from "hono/bearer-auth";
-import type { Scope, TokenEntry } from "../../contracts/tokens.js";
-import { allows } from "../../contracts/tokens.js";
+import type { TokenEntry } from "../../contracts/tokens.js";
 import { EdgegymError } from "../../protocol/index.js";
 import { type Caller, setCaller } from "./caller.js";
 
@@ -48,11 +47,4 @@ function checker(entries: readonly TokenEntry[]): MiddlewareHandler {
 /** Checks the bearer token against `entries`, then calls `next` with the caller known. */
 export function authenticate(c: Context, entries: readonly TokenEntry[], next: () => Promise<void>): Promise<Response | undefined> {
   return checker(entries)(c, next) as Promise<Response | undefined>;
-}
-
-/** A 403 for a caller whose token lacks the route's scope (RFC 6750's insufficient_scope). */
-export function requireScope(c: Context, caller: Caller, scope: Scope): void {
-  if (allows(caller.scopes, scope)) return;
-  c.header("WWW-Authenticate", `Bearer error="insufficient_scope", scope="${scope}"`);
-  throw new EdgegymError(403, "insufficient_scope", `the token "${caller.name}" lacks the "${scope}" scope this route needs`);
 }

@@ -2,7 +2,7 @@
 import type { Context } from "hono";
 import { z } from "zod";
 import type { GatewayEnv } from "../../contracts/env.generated.js";
-import { CHUNK_ROWS, type JobConfig } from "../../contracts/jobs.js";
+import { CHUNK_ROWS, type JobConfig, newJobId } from "../../contracts/jobs.js";
 import { jobKeys } from "../../contracts/messages.js";
 import { acceptRow } from "../../contracts/job-rows.js";
 import { readJson } from "../../http/errors.js";
@@ -16,7 +16,6 @@ import { ModelFields, modelChoice } from "./model-choice.js";
 import { gatewayPorts } from "./ports.js";
 
 /** Rows per inputs chunk: the unit the agent expands into rollout messages (its layout is a contract: contracts/jobs.ts). */
-export { CHUNK_ROWS };
 const MAX_REPORTED_PROBLEMS = 1000;
 /** The content types a JSON Lines upload may carry (none at all is one). */
 const JSONL_TYPES = new Set([
@@ -47,10 +46,6 @@ export const JobRequest = JobOptions.extend({
   rows: z.array(z.unknown()).optional(),
   rows_key: z.string().min(1).optional(),
 });
-
-function newJobId(): string {
-  return `job_${Date.now().toString(36)}${crypto.randomUUID().replace(/-/g, "").slice(0, 10)}`;
-}
 
 async function* fromArray(rows: unknown[]): AsyncGenerator<RawLine> {
   let line = 0;

@@ -3,7 +3,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { GatewayEnv } from "../../contracts/env.generated.js";
-import type { BrowseEntry } from "../../contracts/job-views.js";
+import type { BrowseEntry, RecordsPage } from "../../contracts/job-views.js";
 import { EdgegymError, parseOr400 } from "../../protocol/index.js";
 import type { ObjectStore } from "../../storage/store.js";
 import { job } from "./jobs-read.js";
@@ -37,7 +37,7 @@ const RecordsQuery = z.object({
 const decoder = new TextDecoder();
 
 /** The lines of these entries, each results object read once. */
-async function readRecords(store: ObjectStore, entries: BrowseEntry[]): Promise<unknown[]> {
+async function readRecords(store: ObjectStore, entries: BrowseEntry[]): Promise<Record<string, unknown>[]> {
   const objects = new Map<string, Promise<Uint8Array>>();
   const bytesOf = (key: string) => {
     let bytes = objects.get(key);
@@ -51,7 +51,11 @@ async function readRecords(store: ObjectStore, entries: BrowseEntry[]): Promise<
     return bytes;
   };
   return Promise.all(
-    entries.map(async (entry) => JSON.parse(decoder.decode((await bytesOf(entry.object_key)).subarray(entry.offset, entry.offset + entry.length)))),
+    // Each line is a record the Job object wrote: a JSON object.
+    entries.map(
+      async (entry) =>
+        JSON.parse(decoder.decode((await bytesOf(entry.object_key)).subarray(entry.offset, entry.offset + entry.length))) as Record<string, unknown>,
+    ),
   );
 }
 
@@ -85,5 +89,5 @@ jobViews.get("/:id/records", async (c) => {
     position: page.offset + i,
     ...(withRecords ? { record: lines[i] } : {}),
   }));
-  return c.json({ object: "list", total: page.total, offset: page.offset, data });
+  return c.json({ object: "list", total: page.total, offset: page.offset, data } satisfies RecordsPage);
 });

@@ -1,5 +1,6 @@
 // A request id on every answer (the caller's x-request-id when well-formed, else a new one), in every error body and
 // in the request's log line (the gateway's access log, through the structured logger of http/log.ts).
+import { concat } from "../../http/jsonl.js";
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { GatewayEnv } from "../../contracts/env.generated.js";
@@ -27,13 +28,7 @@ async function smallText(response: Response, max: number): Promise<string | unde
     }
     chunks.push(value);
   }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
+  return new TextDecoder().decode(concat(chunks, size));
 }
 
 /** Adds `request_id` to an error envelope's `error` object; any other body is left alone. */

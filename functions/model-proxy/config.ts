@@ -1,7 +1,7 @@
 // The model proxy's configuration, read from its Worker variables once per isolate and checked with clear errors.
 import { EdgegymError } from "../../protocol/index.js";
-import { ConfigError, LOG_LEVELS, ModelProxyVars, type ModelProxyVarsOutput, parseVars } from "../../contracts/config.js";
-import { type Logger, workerLogger } from "../../http/log.js";
+import { ConfigError, ModelProxyVars, type ModelProxyVarsOutput, parseVars } from "../../contracts/config.js";
+import { type Logger, logLevelOf, workerLogger } from "../../http/log.js";
 import type { ModelProxyEnv } from "../../contracts/env.generated.js";
 
 export type JsonObject = Record<string, unknown>;
@@ -90,6 +90,5 @@ export function proxyConfig(env: ModelProxyEnv): ProxyConfig {
 
 /** The proxy's logger, at its LOG_LEVEL (read without the rest of the config, so a misconfigured proxy can still log). */
 export function proxyLog(env: ModelProxyEnv): Logger {
-  const level = LOG_LEVELS.find((l) => l === env.LOG_LEVEL?.trim().toLowerCase());
-  return workerLogger("model-proxy", level);
+  return workerLogger("model-proxy", logLevelOf(env.LOG_LEVEL));
 }

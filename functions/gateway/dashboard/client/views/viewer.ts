@@ -1,26 +1,13 @@
 // The rollout viewer: one result of a job at a time, filtered by kind, reward range, failure class or environment;
 // previous / next (buttons, or the arrow keys and j / k), and an address that opens the same rollout again.
-import type { JobSummary } from "../../../../../contracts/job-views.js";
+import type { JobSummary, RecordEntry, RecordsPage } from "../../../../../contracts/job-views.js";
 import { getJson } from "../api.js";
 import { h, replace, status } from "../dom.js";
 import { rolloutView } from "../conversation.js";
 import { type View, route } from "./context.js";
 
-interface RecordsPage {
-  total: number;
-  offset: number;
-  data: {
-    rollout_id: string;
-    kind: "rollout" | "failure";
-    task_index: number;
-    rollout_index: number;
-    environment: string;
-    reward: number | null;
-    failure_class: string | null;
-    position: number;
-    record: Record<string, unknown>;
-  }[];
-}
+/** The viewer asks with `records=true`: every entry carries its record. */
+type PageWithRecords = RecordsPage & { data: (RecordEntry & { record: Record<string, unknown> })[] };
 
 const FILTERS = ["kind", "environment", "min_reward", "max_reward", "failure_class"] as const;
 type Filters = Partial<Record<(typeof FILTERS)[number], string>>;
@@ -117,7 +104,7 @@ export function viewerView(view: View): void {
   );
 
   const query = new URLSearchParams({ ...filters, limit: "1", ...(at ? { at } : { offset: String(position) }) });
-  getJson<RecordsPage>(`/v1/jobs/${id}/records?${query}`, view.signal).then(
+  getJson<PageWithRecords>(`/v1/jobs/${id}/records?${query}`, view.signal).then(
     (page) => {
       const entry = page.data[0];
       if (!entry) {
