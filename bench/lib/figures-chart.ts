@@ -1,6 +1,7 @@
 // The bench's figures as one chart: bench/results.svg, and bench/results.png when Chromium can render it (for the README).
 import { writeFileSync } from "node:fs";
 import path from "node:path";
+import { CHROMIUM_ARGS, chromiumPath } from "../../local/browser.js";
 import { type Bar, chart, type Line, type Panel } from "./chart.js";
 import type { Figure, Point, ScenarioReport } from "./report.js";
 
@@ -11,8 +12,6 @@ interface Results {
   machine: { cpu: string; cores: number; memory_gib: number; load_average: number[] };
   scenarios: Record<string, ScenarioReport>;
 }
-
-const CHROMIUM = "/usr/bin/chromium";
 
 function value(report: ScenarioReport | undefined, id: string): number | null {
   return report?.figures.find((f: Figure) => f.id === id)?.value ?? null;
@@ -156,16 +155,8 @@ export async function renderChart(results: Results, dir: string): Promise<string
   try {
     const { chromium } = await import("playwright-core");
     const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-      ],
+      executablePath: await chromiumPath(),
+      args: ["--headless", ...CHROMIUM_ARGS],
     });
     try {
       const page = await browser.newPage({ deviceScaleFactor: 1 });

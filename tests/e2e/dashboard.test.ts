@@ -1,16 +1,16 @@
-// The dashboard end to end: Debian's Chromium (headless, through playwright-core) against the local emulation with an API
+// The dashboard end to end: Chromium (the build npm install brings; headless, through playwright-core) against the local emulation with an API
 // token. Screenshots land in test-artifacts/dashboard/; EDGEGYM_UPDATE_SCREENSHOTS=1 also refreshes the README's docs/images/.
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHROMIUM_ARGS, chromiumPath } from "../../local/browser.js";
 import type { Local } from "../../local/emulation.js";
 import { PROJECT_ROOT } from "../../local/paths.js";
 import { startTestLocal } from "../helpers/local.js";
 import { exampleRows, MIXED_ENVIRONMENTS, mixedJobRows } from "../helpers/mixed-job.js";
 
-const CHROMIUM = "/usr/bin/chromium";
 const TOKEN = "dashboard-e2e-token";
 const ARTIFACTS = path.join(PROJECT_ROOT, "test-artifacts", "dashboard");
 const IMAGES = path.join(PROJECT_ROOT, "docs", "images");
@@ -42,7 +42,7 @@ const overflows = () => page.evaluate<boolean>("document.documentElement.scrollW
 
 beforeAll(async () => {
   // No skipping: a machine without Chromium fails here, saying how to get it.
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium), as .ci/run does`);
+  const executablePath = await chromiumPath();
   mkdirSync(ARTIFACTS, { recursive: true });
   local = await startTestLocal({
     environments: ENVIRONMENTS,
@@ -55,18 +55,10 @@ beforeAll(async () => {
   });
   profile = mkdtempSync(path.join(tmpdir(), "edgegym-chromium-"));
   context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
+    executablePath,
     headless: true,
     viewport: { width: 1280, height: 860 },
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
+    args: CHROMIUM_ARGS,
   });
   context.setDefaultTimeout(15_000);
   page = context.pages()[0] ?? (await context.newPage());
