@@ -82,15 +82,15 @@ def resolve_token(url: str, token: Optional[str] = None, env: Optional[Mapping[s
 
 def token_hint(url: str, token: Optional[str]) -> str:
     """What to do about a 401: which token was sent, and how to give the right one."""
+    give = "pass the gateway's token with --token (token= in Python) or EDGEGYM_TOKEN=<token>"
+    if not token and is_local(url):
+        return (f"no token was sent (none given, no EDGEGYM_TOKEN, no dev token saved in {DEV_TOKEN_FILE}): start "
+                f"`npm run dev`, which saves its dev token there, or {give}")
     if not token:
-        sent = "no token was sent"
-    elif is_local(url) and token == saved_dev_token(url):
-        sent = f"the dev token saved in {DEV_TOKEN_FILE} was refused (saved by another `npm run dev`?)"
-    else:
-        sent = "the token was refused"
-    local = (f"; against `npm run dev`, keep it running: it saves its dev token in {DEV_TOKEN_FILE}, read from there"
-             if is_local(url) else "")
-    return f"{sent}: pass the gateway's token (--token, or EDGEGYM_TOKEN=<token>){local}"
+        return f"no token was sent: {give}"
+    if is_local(url) and token == saved_dev_token(url):
+        return f"the dev token saved in {DEV_TOKEN_FILE} was refused (saved by an `npm run dev` on another port?): {give}"
+    return f"the token was refused: {give}"
 
 
 def _retry_after(value: Optional[str]) -> Optional[float]:
