@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Local } from "../../local/emulation.js";
 import { PROJECT_ROOT } from "../../local/paths.js";
 import { startTestLocal } from "../helpers/local.js";
+import { loadGlobalConfig, post, serverAddress } from "./nemo-gym-client.js";
 
 const ENVIRONMENT = "example_multi_step";
 const DATA = `environments/${ENVIRONMENT}/data/example.jsonl`;
@@ -46,9 +47,9 @@ function run(cwd: string, command: string[]): Promise<{ code: number | null; std
   });
 }
 
-/** The README's grpo_batch.py command ("Train with edgegym"), pointed at this test's gateway instead of port 8787. */
-function readmeGrpoCommand(gateway: string): string[] {
-  const readme = readFileSync(path.join(PROJECT_ROOT, "README.md"), "utf8");
+/** A README's grpo_batch.py command, pointed at this test's gateway instead of port 8787. */
+function readmeGrpoCommand(readmeFile: string, gateway: string): string[] {
+  const readme = readFileSync(path.join(PROJECT_ROOT, readmeFile), "utf8");
   const shown = /`(python3 integrations\/python\/examples\/grpo_batch\.py [^`]+)`/.exec(readme)?.[1];
   expect(shown, "the README shows the grpo_batch.py command").toBeDefined();
   expect(shown).toContain("--gateway http://127.0.0.1:8787 ");
@@ -74,9 +75,9 @@ function folder(savedToken: string | undefined): string {
   return root;
 }
 
-describe("grpo_batch.py as the README shows it, against `npm run dev`", () => {
-  it("uses the saved dev token and prints a reward per rollout", async () => {
-    const { code, stdout, stderr } = await run(folder(local.token), readmeGrpoCommand(local.url));
+describe("grpo_batch.py as the READMEs show it, against `npm run dev`", () => {
+  it.each(["README.md", "integrations/README.md"])("%s: uses the saved dev token and prints a reward per rollout", async (readme) => {
+    const { code, stdout, stderr } = await run(folder(local.token), readmeGrpoCommand(readme, local.url));
     expect(code, stderr).toBe(0);
     const lines = stdout
       .trim()
@@ -93,7 +94,7 @@ describe("grpo_batch.py as the README shows it, against `npm run dev`", () => {
   });
 
   it("with no token saved, exits 1 saying what to do (no traceback)", async () => {
-    const { code, stdout, stderr } = await run(folder(undefined), readmeGrpoCommand(local.url));
+    const { code, stdout, stderr } = await run(folder(undefined), readmeGrpoCommand("README.md", local.url));
     expect(code).toBe(1);
     expect(stdout).toBe("");
     expect(stderr).toContain("HTTP 401");
@@ -123,21 +124,26 @@ describe("the NeMo Gym agent server against `npm run dev`", () => {
     expect(started.stderr).toContain("EDGEGYM_TOKEN=<token>");
   });
 
-  it("with the saved dev token, starts and forwards a NeMo Gym /run to a scored record", async () => {
+  it("with the saved dev token, runs integrations/README.md's local ng_collect_rollouts recipe: discovery, then /run", async () => {
+    const recipe = readFileSync(path.join(PROJECT_ROOT, "integrations", "README.md"), "utf8");
+    expect(recipe).toContain("python3 integrations/nemo_gym/edgegym_agent.py --gateway http://127.0.0.1:8787 &\n");
+    const agentName = `${ENVIRONMENT}_simple_agent`;
+    expect(recipe).toContain(`+input_jsonl_fpath=${DATA}`);
+    expect(recipe).toContain(`+agent_name=${agentName}`);
+
     const started = await startAgent(folder(local.token), ["--gateway", local.url]);
     const exited = new Promise((resolve) => started.child.once("exit", resolve));
     try {
       expect(started.line, started.stderr).toBeDefined();
-      const { port } = JSON.parse(started.line!) as { port: number };
+      const head = JSON.parse(started.line!) as { host: string; port: number };
+      // As NeMo Gym's collector does it: the agent's address from the head server, then the row's /run there, no token.
+      const agent = serverAddress(await loadGlobalConfig(head), agentName);
+      expect(agent).toEqual({ host: head.host, port: head.port });
       const row = JSON.parse(readFileSync(path.join(PROJECT_ROOT, DATA), "utf8").split("\n")[0]!) as Record<string, unknown>;
-      // As NeMo Gym's client sends it: plain HTTP, no token, the row naming its agent.
-      const answer = await fetch(`http://127.0.0.1:${port}/run`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ ...row, agent_ref: { name: `${ENVIRONMENT}_simple_agent` } }),
-      });
+      const answer = await post(agent, "/run", { ...row, agent_ref: { name: agentName }, _ng_task_index: 0, _ng_rollout_index: 0 });
       expect(answer.status).toBe(200);
-      expect(typeof ((await answer.json()) as { reward: unknown }).reward).toBe("number");
+      expect(typeof answer.body.reward).toBe("number");
+      expect(answer.body._ng_failure_class).toBeUndefined();
     } finally {
       started.child.kill("SIGTERM");
       await exited;
