@@ -16,6 +16,11 @@ export interface RunOptions {
   environment?: string;
   /** A cap on model turns for this rollout. */
   maxSteps?: number;
+  /**
+   * Token ids and logprobs on each model call's last output item (`return_token_ids=true`), what `trainingTurns` reads;
+   * unset, the deployment's RETURN_TOKEN_ID_INFORMATION decides.
+   */
+  returnTokenIds?: boolean;
   signal?: AbortSignal;
 }
 
@@ -58,6 +63,7 @@ export class EdgegymClient {
     const query = new URLSearchParams({
       ...(options.environment ? { environment: options.environment } : {}),
       ...(options.maxSteps ? { max_steps: String(options.maxSteps) } : {}),
+      ...(options.returnTokenIds !== undefined ? { return_token_ids: String(options.returnTokenIds) } : {}),
     }).toString();
     return this.connection.json<RunRecord>({
       method: "POST",

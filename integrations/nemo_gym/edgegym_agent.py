@@ -13,6 +13,10 @@ A 429 or 503 from the gateway (its admission limit) is waited out here, as is a 
 --max-wait seconds: NeMo Gym's client never retries a status, and one non-2xx /run ends ng_collect_rollouts.
 
     python3 integrations/nemo_gym/edgegym_agent.py --gateway https://<gateway>   # on port 11000; token from EDGEGYM_TOKEN
+    python3 integrations/nemo_gym/edgegym_agent.py --gateway http://127.0.0.1:8787   # `npm run dev`: its saved dev token
+
+Before it listens it checks the gateway (/health, then /v1/environments with the token) and exits 1 with what to do if
+the gateway is unreachable or refuses the token: NeMo Gym would otherwise only see every /run fail.
 
 Standard library only; it imports integrations/python/edgegym_client.py (found next to this repository folder, or on
 PYTHONPATH).
@@ -31,14 +35,16 @@ from pathlib import Path
 from typing import Any, Dict, Optional, Tuple
 
 try:
-    from edgegym_client import Transport, TransportError
+    from edgegym_client import Transport, TransportError, is_local, resolve_token, token_hint
 except ImportError:  # run from the repository: the client sits in integrations/python
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "python"))
-    from edgegym_client import Transport, TransportError
+    from edgegym_client import Transport, TransportError, is_local, resolve_token, token_hint
 
 VERSION = "0.1"
 FORWARDED_ROUTES = {("GET", "/global_config_dict_yaml"), ("GET", "/server_instances"), ("POST", "/run"), ("POST", "/aggregate_metrics")}
 MAX_BODY_BYTES = 256 * 1024 * 1024
+# How long the start-up check waits for a gateway that cannot be reached (or answers 429/503) before giving up.
+CHECK_WAIT_SECONDS = 10.0
 
 
 def failure_record(row: Dict[str, Any], message: str, model: Optional[str]) -> Dict[str, Any]:
@@ -166,7 +172,8 @@ class Server(ThreadingHTTPServer):
 def parse_args(argv: Optional[list] = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description="A NeMo Gym agent server forwarding to an edgegym gateway.")
     parser.add_argument("--gateway", default=os.environ.get("EDGEGYM_URL"), help="the gateway's URL (default: $EDGEGYM_URL)")
-    parser.add_argument("--token", default=os.environ.get("EDGEGYM_TOKEN"), help="bearer token (default: $EDGEGYM_TOKEN)")
+    parser.add_argument("--token", help="bearer token (default: $EDGEGYM_TOKEN; for a gateway on this machine, else the dev "
+                                        "token `npm run dev` saved in .edgegym/dev-token)")
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=11000,
                         help="port to listen on; 0 picks a free one (default 11000: NeMo Gym's head-server port, so its collector needs no config)")
@@ -186,7 +193,31 @@ def parse_args(argv: Optional[list] = None) -> argparse.Namespace:
         parser.error("--gateway (or EDGEGYM_URL) is required")
     if args.policy_base_url and not args.policy_model:
         parser.error("--policy-base-url needs --policy-model")
+    args.token = resolve_token(args.gateway, args.token)
     return args
+
+
+def check_gateway(args: argparse.Namespace) -> Optional[str]:
+    """None when the gateway answers /health and accepts the token on a route /run's scope covers; else what is wrong."""
+    transport = Transport(args.gateway, args.token, timeout=30.0, max_wait=min(args.max_wait, CHECK_WAIT_SECONDS),
+                          user_agent=f"edgegym-nemo-gym-agent/{VERSION}")
+    try:
+        status, _, data = transport.request("GET", "/health")
+        if status != 200:
+            return f"{args.gateway}/health answered {status}: is it an edgegym gateway? ({data[:200].decode(errors='replace')})"
+        status, _, data = transport.request("GET", "/v1/environments")
+    except TransportError as error:
+        local = " (is `npm run dev` running?)" if is_local(args.gateway) else ""
+        return f"cannot reach the edgegym gateway{local}: {error}"
+    finally:
+        transport.close()
+    if status == 401:
+        return f"the gateway {args.gateway} answered 401 Unauthorized: {token_hint(args.gateway, args.token)}"
+    if status == 403:
+        return f"the gateway {args.gateway} answered 403: the token lacks the `run` scope /run needs (use a token with run)"
+    if not 200 <= status < 300:
+        return f"the gateway {args.gateway} answered {status} to GET /v1/environments: {data[:300].decode(errors='replace')}"
+    return None
 
 
 def serve(args: argparse.Namespace) -> Server:
@@ -201,6 +232,9 @@ def serve(args: argparse.Namespace) -> Server:
 
 def main(argv: Optional[list] = None) -> None:
     args = parse_args(argv)
+    problem = check_gateway(args)
+    if problem:
+        sys.exit(f"edgegym_agent.py: not started: {problem}")
     server = serve(args)
     host, port = server.server_address[:2]
     # One line on stdout once listening, for whoever started us (scripts, tests); everything else goes to stderr.

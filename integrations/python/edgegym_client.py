@@ -8,7 +8,8 @@
         reward = record["reward"]
         tokens = trajectory(record)        # token ids, logprobs and the mask of generated tokens
 
-Every call carries the bearer token. A 429 or 503 is waited out (its Retry-After, else a growing backoff) and a
+Every call carries the bearer token: the one given, else $EDGEGYM_TOKEN, else (for a gateway on this machine) the dev
+token `npm run dev` saved in .edgegym/dev-token, as the edgegym CLI finds it. A 429 or 503 is waited out (its Retry-After, else a growing backoff) and a
 connection that fails is tried again, both within `max_wait` seconds; a rollout that takes long is simply waited for.
 """
 
@@ -18,18 +19,24 @@ import email.utils
 import http.client
 import json
 import math
+import os
 import random
 import socket
 import ssl
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple
 from urllib.parse import urlencode, urlsplit
 
-__all__ = ["Client", "EdgegymError", "Transport", "TransportError", "trajectory", "group_advantages"]
+__all__ = ["Client", "EdgegymError", "Transport", "TransportError", "trajectory", "group_advantages", "is_local", "resolve_token",
+           "saved_dev_token", "token_hint"]
 
 USER_AGENT = "edgegym-python/0.1"
+# Where `npm run dev` saves the dev token it made up (local/cli/token.ts): .edgegym/ at the repository's root.
+DEV_TOKEN_FILE = Path(__file__).resolve().parent.parent.parent / ".edgegym" / "dev-token"
+LOOPBACK_HOSTS = frozenset({"localhost", "::1"})
 # Statuses that mean "not now": the gateway's admission limit, or a server that is briefly away.
 WAIT_STATUSES = frozenset({429, 503})
 
@@ -47,6 +54,43 @@ class EdgegymError(Exception):
         self.code = code
         self.message = message
         self.body = body
+
+
+def is_local(url: str) -> bool:
+    """A gateway on this machine (a loopback address): the only one the saved dev token is sent to."""
+    host = (urlsplit(url).hostname or "").lower()
+    return host in LOOPBACK_HOSTS or host.startswith("127.")
+
+
+def saved_dev_token(url: str) -> Optional[str]:
+    """The token a running `npm run dev` saved, when `url` is a gateway on this machine; else None."""
+    if not is_local(url):
+        return None
+    try:
+        return DEV_TOKEN_FILE.read_text().strip() or None
+    except OSError:
+        return None
+
+
+def resolve_token(url: str, token: Optional[str] = None, env: Optional[Mapping[str, str]] = None) -> Optional[str]:
+    """The token the edgegym CLI would use: the one given, else $EDGEGYM_TOKEN, else the saved dev token (local only)."""
+    if token:
+        return token
+    from_env = (os.environ if env is None else env).get("EDGEGYM_TOKEN")
+    return from_env or saved_dev_token(url)
+
+
+def token_hint(url: str, token: Optional[str]) -> str:
+    """What to do about a 401: which token was sent, and how to give the right one."""
+    give = "pass the gateway's token with --token (token= in Python) or EDGEGYM_TOKEN=<token>"
+    if not token and is_local(url):
+        return (f"no token was sent (none given, no EDGEGYM_TOKEN, no dev token saved in {DEV_TOKEN_FILE}): start "
+                f"`npm run dev`, which saves its dev token there, or {give}")
+    if not token:
+        return f"no token was sent: {give}"
+    if is_local(url) and token == saved_dev_token(url):
+        return f"the dev token saved in {DEV_TOKEN_FILE} was refused (saved by an `npm run dev` on another port?): {give}"
+    return f"the token was refused: {give}"
 
 
 def _retry_after(value: Optional[str]) -> Optional[float]:
@@ -199,10 +243,13 @@ def _error(status: int, data: bytes) -> EdgegymError:
 
 
 class Client:
-    """The gateway's API: /run one at a time or as a GRPO batch, jobs, environments."""
+    """The gateway's API: /run one at a time or as a GRPO batch, jobs, environments.
+
+    `token`: the bearer token; without one, $EDGEGYM_TOKEN, else the dev token `npm run dev` saved (local gateways)."""
 
     def __init__(self, url: str, token: Optional[str] = None, *, timeout: float = 1200.0, max_wait: float = 600.0):
-        self.transport = Transport(url, token, timeout=timeout, max_wait=max_wait)
+        self.transport = Transport(url, resolve_token(url, token), timeout=timeout, max_wait=max_wait)
+        self.url = url
 
     def close(self) -> None:
         self.transport.close()
@@ -213,11 +260,18 @@ class Client:
     def __exit__(self, *exc: Any) -> None:
         self.close()
 
+    def _error(self, status: int, data: bytes) -> EdgegymError:
+        error = _error(status, data)
+        if status == 401:
+            # Not the gateway's fault: say which token went and how to give the right one.
+            error = EdgegymError(401, error.code, f"{error.message} ({token_hint(self.url, self.transport.token)})", error.body)
+        return error
+
     def _json(self, method: str, path: str, body: Any = None, query: Optional[Mapping[str, Any]] = None) -> Any:
         data = None if body is None else json.dumps(body, separators=(",", ":")).encode()
         status, _, answer = self.transport.request(method, path, data, query)
         if not 200 <= status < 300:
-            raise _error(status, answer)
+            raise self._error(status, answer)
         return json.loads(answer)
 
     @staticmethod
@@ -283,7 +337,7 @@ class Client:
         """The job's scored rollouts (or failure records) in task-then-repeat order."""
         status, _, data = self.transport.request("GET", f"/v1/jobs/{job_id}/{'failures' if failures else 'rollouts'}")
         if not 200 <= status < 300:
-            raise _error(status, data)
+            raise self._error(status, data)
         for line in data.splitlines():
             if line.strip():
                 yield json.loads(line)

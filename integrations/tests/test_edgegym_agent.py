@@ -4,15 +4,20 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
+import subprocess
 import sys
+import tempfile
 import threading
 import unittest
 from pathlib import Path
+from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "nemo_gym"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import edgegym_agent  # noqa: E402
+import edgegym_client  # noqa: E402
 from fake_gateway import FakeGateway, echo, json_answer  # noqa: E402
 
 COLLECTOR_ROW = {"responses_create_params": {"input": "hi"}, "agent_ref": {"name": "math_simple_agent"}, "_ng_task_index": 2, "_ng_rollout_index": 1}
@@ -126,6 +131,72 @@ class AgentTest(unittest.TestCase):
 
     def test_unknown_routes_are_404(self) -> None:
         self.assertEqual(self.start().call("POST", "/v1/responses", {})[0], 404)
+
+
+
+AGENT = Path(__file__).resolve().parent.parent / "nemo_gym" / "edgegym_agent.py"
+ENVIRONMENTS = json_answer({"object": "list", "data": [{"name": "math"}]})
+
+
+class StartCheckTest(unittest.TestCase):
+    """Started as a user starts it: refused by the gateway, it exits 1 saying what to do, and never says it listens."""
+
+    def setUp(self) -> None:
+        self.gateway = FakeGateway()
+        self.addCleanup(self.gateway.close)
+        self.gateway.answer("/health", json_answer({"status": "ok"}))
+
+    def start(self, *argv: str) -> subprocess.CompletedProcess:
+        env = {k: v for k, v in os.environ.items() if k not in ("EDGEGYM_TOKEN", "EDGEGYM_URL")}
+        return subprocess.run([sys.executable, str(AGENT), "--port", "0", "--max-wait", "1", *argv], env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, timeout=60)
+
+    def test_a_401_at_start_is_exit_1_with_the_hint_not_a_silent_start(self) -> None:
+        self.gateway.answer("/v1/environments", json_answer({"error": {"code": "unauthorized", "message": "missing or unknown token"}}, 401))
+        # No token given (and none saved, or one saved by another `npm run dev`): both point at `npm run dev` and the token.
+        done = self.start("--gateway", self.gateway.url)
+        self.assertEqual(done.returncode, 1)
+        self.assertEqual(done.stdout, "")
+        self.assertIn("not started", done.stderr)
+        self.assertIn("401 Unauthorized", done.stderr)
+        self.assertIn("EDGEGYM_TOKEN=<token>", done.stderr)
+        self.assertIn("`npm run dev`", done.stderr)
+        self.assertEqual([r.path for r in self.gateway.requests], ["/health", "/v1/environments"])
+
+        wrong = self.start("--gateway", self.gateway.url, "--token", "wrong")
+        self.assertEqual(wrong.returncode, 1)
+        self.assertIn("401 Unauthorized: the token was refused: pass the gateway's token", wrong.stderr)
+        self.assertEqual(self.gateway.requests[-1].headers["authorization"], "Bearer wrong")
+
+    def test_a_token_without_the_run_scope_is_exit_1(self) -> None:
+        self.gateway.answer("/v1/environments", json_answer({"error": {"code": "insufficient_scope", "message": "needs run"}}, 403))
+        done = self.start("--gateway", self.gateway.url, "--token", "jobs-only")
+        self.assertEqual(done.returncode, 1)
+        self.assertIn("`run` scope", done.stderr)
+
+    def test_an_unreachable_gateway_at_start_is_exit_1(self) -> None:
+        port = self.gateway.server.server_address[1]
+        self.gateway.close()
+        done = self.start("--gateway", f"http://127.0.0.1:{port}", "--token", "t")
+        self.assertEqual(done.returncode, 1)
+        self.assertIn("cannot reach the edgegym gateway (is `npm run dev` running?)", done.stderr)
+
+    def test_an_accepted_token_passes_the_check(self) -> None:
+        self.gateway.answer("/v1/environments", ENVIRONMENTS)
+        self.assertIsNone(edgegym_agent.check_gateway(edgegym_agent.parse_args(["--gateway", self.gateway.url, "--token", "ok"])))
+
+    def test_without_a_token_a_local_gateway_gets_the_saved_dev_token(self) -> None:
+        folder = tempfile.TemporaryDirectory()
+        self.addCleanup(folder.cleanup)
+        saved = Path(folder.name) / "dev-token"
+        saved.write_text("edgegym_dev_saved\n")
+        without_token = {k: v for k, v in os.environ.items() if k != "EDGEGYM_TOKEN"}
+        with mock.patch.object(edgegym_client, "DEV_TOKEN_FILE", saved), mock.patch.dict(os.environ, without_token, clear=True):
+            args = edgegym_agent.parse_args(["--gateway", self.gateway.url])
+        self.assertEqual(args.token, "edgegym_dev_saved")
+        self.gateway.answer("/v1/environments", ENVIRONMENTS)
+        self.assertIsNone(edgegym_agent.check_gateway(args))
+        self.assertEqual(self.gateway.requests[-1].headers["authorization"], "Bearer edgegym_dev_saved")
 
 
 if __name__ == "__main__":

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import os
 import sys
+import tempfile
 import unittest
 from pathlib import Path
+from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "python"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from edgegym_client import Client, EdgegymError, TransportError, _retry_after, group_advantages, trajectory  # noqa: E402
+import edgegym_client  # noqa: E402
+from edgegym_client import Client, EdgegymError, TransportError, _retry_after, group_advantages, resolve_token, trajectory  # noqa: E402
 from fake_gateway import FakeGateway, echo, json_answer  # noqa: E402
 
 ROW = {"responses_create_params": {"input": "What is 2+2?"}, "expected_answer": "4"}
@@ -97,6 +101,47 @@ class ClientTest(unittest.TestCase):
         self.assertEqual(self.client.wait_job("job_1", poll=0.01)["status"], "completed")
         self.gateway.answer("/v1/jobs/job_1/rollouts", (200, {"content-type": "application/x-ndjson"}, b'{"reward": 1}\n{"reward": 0}\n'))
         self.assertEqual([r["reward"] for r in self.client.job_results("job_1")], [1, 0])
+
+
+class SavedDevTokenTest(unittest.TestCase):
+    """As the CLI does: the token given, else EDGEGYM_TOKEN, else the dev token `npm run dev` saved (local gateways only)."""
+
+    def setUp(self) -> None:
+        folder = tempfile.TemporaryDirectory()
+        self.addCleanup(folder.cleanup)
+        saved = Path(folder.name) / "dev-token"
+        saved.write_text("edgegym_dev_saved\n")
+        without_token = {k: v for k, v in os.environ.items() if k != "EDGEGYM_TOKEN"}
+        for patcher in (mock.patch.object(edgegym_client, "DEV_TOKEN_FILE", saved), mock.patch.dict(os.environ, without_token, clear=True)):
+            patcher.start()
+            self.addCleanup(patcher.stop)
+        self.gateway = FakeGateway()
+        self.addCleanup(self.gateway.close)
+
+    def test_a_client_without_a_token_sends_the_saved_dev_token_to_a_local_gateway(self) -> None:
+        self.gateway.answer("/v1/environments", json_answer({"object": "list", "data": [{"name": "math"}]}))
+        with Client(self.gateway.url) as client:
+            self.assertEqual(client.environments(), ["math"])
+        self.assertEqual(self.gateway.requests[0].headers["authorization"], "Bearer edgegym_dev_saved")
+
+    def test_the_token_given_then_edgegym_token_then_the_saved_one_and_never_to_another_host(self) -> None:
+        local = "http://127.0.0.1:8787"
+        self.assertEqual(resolve_token(local, "given", {"EDGEGYM_TOKEN": "env"}), "given")
+        self.assertEqual(resolve_token(local, None, {"EDGEGYM_TOKEN": "env"}), "env")
+        self.assertEqual(resolve_token(local, None, {}), "edgegym_dev_saved")
+        self.assertEqual(resolve_token("http://localhost:9000", None, {}), "edgegym_dev_saved")
+        self.assertIsNone(resolve_token("https://gateway.example.com", None, {}))
+
+    def test_a_401_says_which_token_went_and_what_to_do(self) -> None:
+        self.gateway.answer("/v1/environments", json_answer({"error": {"code": "unauthorized", "message": "missing token"}}, 401))
+        edgegym_client.DEV_TOKEN_FILE.unlink()
+        with Client(self.gateway.url) as client, self.assertRaises(EdgegymError) as raised:
+            client.environments()
+        self.assertEqual(raised.exception.status, 401)
+        self.assertIn("no token was sent", str(raised.exception))
+        self.assertIn("EDGEGYM_TOKEN", str(raised.exception))
+        self.assertIn("npm run dev", str(raised.exception))
+        self.assertNotIn("authorization", self.gateway.requests[0].headers)
 
 
 def item(prompt, generated, logprobs=None):

@@ -1,5 +1,6 @@
 // The README's GRPO-style example, run against the local emulation: a batch of prompts × a group size in, records with
-// rewards and token ids out, group-relative advantages computed from them. Imports the package as a user would.
+// rewards and token ids out, group-relative advantages computed from them. Imports the package as a user would. The
+// emulation runs with its defaults (no RETURN_TOKEN_ID_INFORMATION): the example asks for the token ids itself.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatasetRow, EdgegymClient, type RolloutRecord, type TrainingTurn, trainingTurns } from "edgegym/client";
 import type { Local } from "../../local/emulation.js";
@@ -15,7 +16,7 @@ interface Sample {
 
 /** One GRPO step's data: every prompt `groupSize` times, each rollout's advantage against its own group. */
 async function grpoBatch(client: EdgegymClient, prompts: DatasetRow[], environment: string, groupSize: number): Promise<Sample[]> {
-  const { groups, failures } = await client.batch(prompts, { environment, groupSize, concurrency: 32 });
+  const { groups, failures } = await client.batch(prompts, { environment, groupSize, concurrency: 32, returnTokenIds: true });
   if (failures.length) console.warn(`${failures.length} rollouts failed`, failures[0]?.error.message);
   return groups.flatMap((group: RolloutRecord[]) => {
     const rewards = group.map((record) => record.reward);
@@ -34,7 +35,7 @@ async function grpoBatch(client: EdgegymClient, prompts: DatasetRow[], environme
 const ENV = "example_session_state_mgmt";
 let local: Local;
 beforeAll(async () => {
-  local = await startTestLocal({ environments: [ENV], vars: { modelProxy: { RETURN_TOKEN_ID_INFORMATION: "true" } } });
+  local = await startTestLocal({ environments: [ENV] });
 });
 afterAll(async () => {
   await local?.stop();
@@ -61,6 +62,18 @@ describe("a GRPO-style batch through edgegym/client", () => {
       const sum = samples.filter((s) => s.task === task).reduce((a, s) => a + s.advantage, 0);
       expect(Math.abs(sum)).toBeLessThan(1e-6);
     }
+  });
+
+  it("a record without token ids (not asked for) is a clear error from trainingTurns, not an empty loop", async () => {
+    const client = new EdgegymClient({ url: local.url, token: local.token });
+    const { groups, failures } = await client.batch(fixtureRows(ENV).slice(0, 1) as DatasetRow[], { environment: ENV, groupSize: 2 });
+    expect(failures).toEqual([]);
+    const record = groups[0]![0]!;
+    expect(Number.isFinite(record.reward)).toBe(true);
+    expect(() => trainingTurns(record)).toThrow(
+      /^trainingTurns: the record \(rollout [\w.-]+\) has no token ids: ask for them with \{ returnTokenIds: true \} on run\/batch/,
+    );
+    await expect(grpoBatch(client, fixtureRows(ENV).slice(0, 1) as DatasetRow[], ENV, 2)).resolves.toHaveLength(2);
   });
 
   it("jobs: create from rows, wait, read the records back", async () => {

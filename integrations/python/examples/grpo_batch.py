@@ -5,6 +5,8 @@
         --data environments/example_multi_step/data/example.jsonl --environment example_multi_step \
         --prompts 4 --group-size 8 [--policy-base-url http://<your vllm>/v1 --policy-model <name>]
 
+The token: --token, else $EDGEGYM_TOKEN, else (a gateway on this machine) the dev token `npm run dev` saved.
+
 Each step of a GRPO loop does this: sample prompts, run each `group_size` times on the current policy, score each
 rollout, and turn rewards into advantages within each prompt's group. The policy update itself is the trainer's; this
 prints what it would get: one JSON line per rollout (reward, advantage, token counts) and a summary line last.
@@ -20,13 +22,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from edgegym_client import Client, group_advantages, trajectory  # noqa: E402
+from edgegym_client import Client, EdgegymError, TransportError, group_advantages, trajectory  # noqa: E402
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--gateway", default=os.environ.get("EDGEGYM_URL", "http://127.0.0.1:8787"))
-    parser.add_argument("--token", default=os.environ.get("EDGEGYM_TOKEN"))
+    parser.add_argument("--token", help="bearer token (default: $EDGEGYM_TOKEN, else the dev token `npm run dev` saved)")
     parser.add_argument("--data", required=True, help="NeMo Gym JSONL: responses_create_params plus task fields")
     parser.add_argument("--environment", help="the environment, when the rows carry no agent_ref")
     parser.add_argument("--prompts", type=int, default=4)
@@ -38,10 +40,13 @@ def main() -> None:
     with open(args.data) as file:
         prompts = [json.loads(line) for line in file if line.strip()][: args.prompts]
 
-    with Client(args.gateway, args.token) as client:
-        # One call per step: prompts x group size rollouts, concurrently, in the order of the batch.
-        records = client.run_batch(prompts, group_size=args.group_size, environment=args.environment, return_token_ids=True,
-                                   policy_base_url=args.policy_base_url, policy_model_name=args.policy_model)
+    try:
+        with Client(args.gateway, args.token) as client:
+            # One call per step: prompts x group size rollouts, concurrently, in the order of the batch.
+            records = client.run_batch(prompts, group_size=args.group_size, environment=args.environment, return_token_ids=True,
+                                       policy_base_url=args.policy_base_url, policy_model_name=args.policy_model)
+    except (EdgegymError, TransportError) as error:
+        sys.exit(f"grpo_batch.py: {args.gateway}: {error}")
 
     advantages = group_advantages(records, args.group_size)
     trained = failed = tokens = 0
