@@ -264,6 +264,10 @@ describe("the dashboard in Chromium", () => {
     expect(await id.locator("code").evaluate((e) => e.getClientRects().length)).toBe(1);
     const lineHeight = await Number.parseFloat(await style(id.locator("code"), "lineHeight"));
     expect(await id.locator("code").evaluate((e) => e.getBoundingClientRect().height)).toBeLessThan(lineHeight * 1.5);
+    // Every column, Created included, within a laptop's width: the table does not scroll sideways.
+    expect(await page.evaluate<boolean>(`(() => { const w = document.querySelector(".table-wrap"); return w.scrollWidth <= w.clientWidth + 1; })()`)).toBe(
+      true,
+    );
   });
 
   it("shows a running job that has recorded nothing for its stall time as stalled", async () => {

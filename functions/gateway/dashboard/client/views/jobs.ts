@@ -62,6 +62,12 @@ export function meanReward(info: JobInfo): number | null {
   return count > 0 ? sum / count : null;
 }
 
+/** A name that may break after its underscores (a long environment name does not widen the table past the page). */
+function breakable(name: string): (string | HTMLElement)[] | null {
+  if (!name) return null;
+  return name.split(/(?<=_)/).flatMap((part, i) => (i === 0 ? [part] : [h("wbr"), part]));
+}
+
 const COLUMNS = ["Job", "Environment", "Size", "State", "Progress", "Mean reward", "Elapsed", "Throughput", "Created"];
 
 /** One row, rebuilt in place on each update so focus and scroll stay where the user left them. */
@@ -72,7 +78,7 @@ function fillRow(row: HTMLTableRowElement, info: JobInfo): void {
     // One line, cut with an ellipsis: the whole id is the link's title and what a copy takes.
     h("a", { href: route(["jobs", info.id]), title: info.id, class: "job-id" }, h("code", {}, info.id)),
     // A mixed job names its environments once it has metrics (per environment); until then it is "mixed".
-    info.environment ?? (info.metrics ? Object.keys(info.metrics).join(", ") : h("span", { class: "muted" }, "mixed")),
+    breakable(info.environment ?? (info.metrics ? Object.keys(info.metrics).join(", ") : "")) || h("span", { class: "muted" }, "mixed"),
     size,
     jobStateBadge(info),
     progressBar(info, `progress of ${info.id}`),
