@@ -1,6 +1,7 @@
 // `npm start`: the main job. Local emulation with the simulator, every bundled environment's example data collected as a job through the queues.
 import { mkdirSync } from "node:fs";
 import path from "node:path";
+import { exitQuietlyOnBrokenPipe } from "./cli/broken-pipe.js";
 import { collectJob } from "./cli/collect-jobs.js";
 import { formatProblem } from "./cli/dataset.js";
 import { GatewayClient } from "./cli/gateway-client.js";
@@ -11,6 +12,7 @@ import { exampleDataset } from "./environments.js";
 import { localAuth, tokenForLocal } from "./cli/token.js";
 import { PROJECT_ROOT } from "./paths.js";
 
+exitQuietlyOnBrokenPipe();
 const started = performance.now();
 const outDir = path.resolve(process.env.EDGEGYM_OUT_DIR ?? path.join(PROJECT_ROOT, "out"));
 mkdirSync(outDir, { recursive: true });

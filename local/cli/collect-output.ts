@@ -18,7 +18,7 @@ export interface CollectSummary {
   failed: number;
   problems: DatasetProblem[];
   /** Per environment: its counts and its /aggregate_metrics answer. */
-  environments: Record<string, { rollouts: number; failed: number; metrics?: AggregateMetricsAnswer }>;
+  environments: Record<string, { rollouts: number; failed: number; metrics?: AggregateMetricsAnswer; repeats?: number; inputFields?: string[] }>;
   files: { rollouts: string; failures?: string; metrics: string; aggregateMetrics: string };
   /** Rollouts kept from an earlier run of the same collection (--resume). */
   resumed: number;

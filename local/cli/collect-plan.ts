@@ -46,7 +46,19 @@ export interface Plan {
   total: number;
   /** True when the job's own task and rollout indices are the input's (no remapping, the job's metrics stand). */
   identity: boolean;
+  /** Per environment: the repeats asked for and the fields its rows carry besides the input (what the table leaves out). */
+  inputs: Record<string, PlanInputs>;
   dispose(): void;
+}
+
+export interface PlanInputs {
+  repeats: number;
+  inputFields: string[];
+}
+
+/** Fields a row brings that are no result of a rollout: its own task fields, ids, the agent it names. */
+function addInputFields(into: Set<string>, row: DatasetRow): void {
+  for (const key of Object.keys(row)) if (key !== "responses_create_params") into.add(key);
 }
 
 export const rolloutKey = (task: number, rollout: number) => `${task}:${rollout}`;
@@ -110,6 +122,7 @@ export async function buildPlan(options: PlanOptions): Promise<Plan> {
   const rowsFile = path.join(dir, "materialized.jsonl");
   const rows = createWriteStream(rowsFile);
   const accepted: { task: TaskInfo; line: number }[] = [];
+  const inputs = new Map<string, { repeats: number; fields: Set<string> }>();
   let position = 0;
   try {
     for await (const { line, text, problem } of fileLines(options.input, { maxLineBytes: MAX_LINE_BYTES })) {
@@ -143,6 +156,9 @@ export async function buildPlan(options: PlanOptions): Promise<Plan> {
         }
         task = { task: index, environment, repeats, copies: 1 };
         byDigest.set(digest, task);
+        const facts = inputs.get(environment) ?? { repeats, fields: new Set<string>() };
+        inputs.set(environment, facts);
+        addInputFields(facts.fields, verdict.raw);
       }
       accepted.push({ task, line });
       if (!rows.write(`${JSON.stringify(verdict.raw)}\n`)) await once(rows, "drain");
@@ -153,7 +169,8 @@ export async function buildPlan(options: PlanOptions): Promise<Plan> {
   } finally {
     await new Promise((resolve) => rows.end(resolve));
   }
-  return { ...(await writeUpload(rowsFile, accepted, options, dir)), problems, dispose };
+  const planInputs = Object.fromEntries([...inputs].map(([name, { repeats, fields }]) => [name, { repeats, inputFields: [...fields] }]));
+  return { ...(await writeUpload(rowsFile, accepted, options, dir)), inputs: planInputs, problems, dispose };
 }
 
 /** Pass 2: the upload, one line a task (every task the same number of rollouts) or one line a rollout. */
@@ -162,7 +179,7 @@ async function writeUpload(
   accepted: { task: TaskInfo; line: number }[],
   options: PlanOptions,
   dir: string,
-): Promise<Omit<Plan, "problems" | "dispose">> {
+): Promise<Omit<Plan, "problems" | "dispose" | "inputs">> {
   const counts = new Set([...new Set(accepted.map((a) => a.task))].map((t) => t.copies * t.repeats));
   const uniform = counts.size <= 1 ? ([...counts][0] ?? 1) : undefined;
   const done = options.done ?? new Set<string>();

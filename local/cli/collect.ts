@@ -70,6 +70,12 @@ export function remap(plan: Plan, record: RecordLine): RecordLine {
   return { ...record, [TASK_INDEX]: plan.tasks[k], [ROLLOUT_INDEX]: rollout };
 }
 
+/** What the table needs of the input beside the metrics: the repeats asked for and the rows' own fields. */
+function withInputs(plan: Plan, summary: CollectSummary): CollectSummary {
+  for (const [name, entry] of Object.entries(summary.environments)) Object.assign(entry, plan.inputs[name] ?? {});
+  return summary;
+}
+
 export async function collectWith<O, C extends CollectBackend = GatewayClient>(
   client: C,
   options: O & CollectOptions,
@@ -102,30 +108,36 @@ export async function collectWith<O, C extends CollectBackend = GatewayClient>(
     const problems = [...plan.problems, ...run.problems];
     if (run.written) {
       // The output holds the resumed records and the new ones, in order: the job's own metrics stand only for a fresh run.
-      return await finishCollection({
+      return withInputs(
+        plan,
+        await finishCollection({
+          client,
+          output: options.output,
+          records: [],
+          failures: run.failures,
+          previous: previous.records,
+          problems,
+          known,
+          environment: options.environment,
+          jobMetrics: fresh ? run.jobMetrics : undefined,
+          alreadyWritten: true,
+        }),
+      );
+    }
+    return withInputs(
+      plan,
+      await finishCollection({
         client,
         output: options.output,
-        records: [],
+        records: run.records,
         failures: run.failures,
         previous: previous.records,
         problems,
         known,
         environment: options.environment,
-        jobMetrics: fresh ? run.jobMetrics : undefined,
-        alreadyWritten: true,
-      });
-    }
-    return await finishCollection({
-      client,
-      output: options.output,
-      records: run.records,
-      failures: run.failures,
-      previous: previous.records,
-      problems,
-      known,
-      environment: options.environment,
-      jobMetrics: previous.records.length === 0 && plan.identity ? run.jobMetrics : undefined,
-    });
+        jobMetrics: previous.records.length === 0 && plan.identity ? run.jobMetrics : undefined,
+      }),
+    );
   } finally {
     plan.dispose();
   }

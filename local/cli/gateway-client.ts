@@ -91,6 +91,8 @@ export interface JobSnapshot {
   id: string;
   status: "running" | "completed" | "cancelled";
   environment?: string;
+  /** Rollouts per task the job was asked for (older gateways may not say). */
+  num_repeats?: number;
   counts: { total: number; queued: number; running: number; done: number; failed: number; failed_by_class?: Record<string, number> };
   progress: number;
   /** Present while the job is stalled (nothing recorded for its stall time). */

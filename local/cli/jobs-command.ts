@@ -5,18 +5,11 @@ import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebStream } from "node:stream/web";
 import { Command, Option } from "commander";
 import { BucketJobsClient } from "./bucket-client.js";
-import { GatewayClient, JobsClient, type JobSnapshot } from "./gateway-client.js";
+import { GatewayClient, JobsClient } from "./gateway-client.js";
+import { jobLine as line, jobStatus, jobsListing } from "./jobs-view.js";
 import { savedDevToken } from "./token.js";
 
 const DEFAULT_URL = "http://127.0.0.1:8787";
-
-function line(job: JobSnapshot): string {
-  const c = job.counts;
-  const classes = Object.entries(c.failed_by_class ?? {}).filter(([, n]) => n > 0);
-  const why = classes.length ? ` (${classes.map(([name, n]) => `${name} ${n}`).join(", ")})` : "";
-  const stalled = job.stalled ? `  STALLED since ${new Date(job.stalled.since).toISOString()} (heals ${job.stalled.heals}/${job.stalled.max_heals})` : "";
-  return `${job.id}  ${job.status.padEnd(9)}  ${(job.progress * 100).toFixed(1).padStart(5)}%  done ${c.done}  failed ${c.failed}${why}  running ${c.running}  queued ${c.queued}  of ${c.total}  ${job.environment ?? "(per row)"}  ${job.elapsed_seconds.toFixed(1)} s${stalled}`;
-}
 
 export function jobsCommand(): Command {
   const jobs = new Command("jobs").description("list, follow, fetch, cancel and resume jobs on a gateway");
@@ -34,14 +27,14 @@ export function jobsCommand(): Command {
 
   withGateway(jobs.command("list").description("jobs, newest first")).action(async (options) => {
     const { data } = await connect(options).list();
-    process.stdout.write(data.length ? `${data.map(line).join("\n")}\n` : "no jobs\n");
+    process.stdout.write(`${jobsListing(data)}\n`);
   });
 
   withGateway(jobs.command("status <id>").description("a job's counts, and its metrics once complete"))
     .option("--json", "the whole status as JSON")
     .action(async (id: string, options) => {
       const job = await connect(options).get(id);
-      process.stdout.write(options.json ? `${JSON.stringify(job, null, 2)}\n` : `${line(job)}\n`);
+      process.stdout.write(options.json ? `${JSON.stringify(job, null, 2)}\n` : `${jobStatus(job)}\n`);
     });
 
   withGateway(jobs.command("results <id>").description("download a job's scored rollouts (or --failures)"))

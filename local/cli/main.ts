@@ -4,6 +4,7 @@ import { Command } from "commander";
 import { modelFromEnv, startLocal } from "../emulation.js";
 import { discoverEnvironments } from "../environments.js";
 import { STATE_DIR } from "../paths.js";
+import { exitQuietlyOnBrokenPipe } from "./broken-pipe.js";
 import { collectCommand } from "./collect-command.js";
 import { datasetCommand } from "./dataset-command.js";
 import { envCommand, initCommand } from "./env-command.js";
@@ -12,6 +13,8 @@ import { logsCommand } from "./logs-command.js";
 import { exportCommand, reverifyCommand } from "./offline-commands.js";
 import { forgetDevToken, localAuth, saveDevToken } from "./token.js";
 import { workerCommand } from "./worker.js";
+
+exitQuietlyOnBrokenPipe();
 
 const program = new Command("edgegym").description("Reinforcement-learning environments for LLM agents, on the edge.");
 

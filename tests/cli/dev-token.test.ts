@@ -37,8 +37,8 @@ describe("edgegym dev", () => {
       expect((await fetch(`${ready.url}/v1/jobs`)).status).toBe(401);
       expect((await fetch(`${ready.url}/v1/jobs`, { headers: { authorization: `Bearer ${ready.token}` } })).status).toBe(200);
       const listed = await exec(process.execPath, [BIN, "jobs", "list", "--url", ready.url], { cwd: PROJECT_ROOT, env: untokened() });
-      // The list (the dev state persists in .edgegym/state, so it may hold earlier jobs), not a 401.
-      expect(listed.stdout).toMatch(/^(no jobs|job_\w+ )/);
+      // The list (the dev state persists in .edgegym/state, so it may hold earlier jobs) under its header, not a 401.
+      expect(listed.stdout).toMatch(/^(no jobs\n|id +status +progress[^\n]*\n-+ [- ]+\n(job_\w+ [^\n]*\n)+)$/);
     } finally {
       const exited = new Promise((resolve) => child.once("exit", resolve));
       child.kill("SIGINT");

@@ -3,7 +3,7 @@
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { type BrowserContext, chromium, type Locator, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM_ARGS, chromiumPath } from "../../local/browser.js";
 import type { Local } from "../../local/emulation.js";
@@ -38,6 +38,9 @@ const wide = () =>
     .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
     .slice(0, 5)
     .map((e) => e.tagName + "." + e.className)`);
+/** A computed style of an element as the page shows it (typed by hand: the tests' type-check has no DOM library). */
+const style = (locator: Locator, property: "color" | "lineHeight") =>
+  locator.evaluate((e, p) => (globalThis as unknown as { getComputedStyle(e: unknown): Record<string, string> }).getComputedStyle(e)[p] ?? "", property);
 const overflows = () => page.evaluate<boolean>("document.documentElement.scrollWidth > window.innerWidth + 1");
 
 beforeAll(async () => {
@@ -155,6 +158,13 @@ describe("the dashboard in Chromium", () => {
     expect(await page.locator(".tokens").textContent()).toContain("input tokens");
     // The address names this rollout: it opens the same view.
     expect(page.url()).toMatch(/rollouts\?kind=rollout&min_reward=1&max_reward=[\d.]+&at=0%3A0$/);
+    // The bar's upper edge sits just below 1.2 in the address (its range is exact); the field shows it as a person writes it.
+    expect(await page.getByLabel("Reward from").inputValue()).toBe("1");
+    expect(await page.getByLabel("to", { exact: true }).inputValue()).toBe("1.2");
+    // The environment and failure class are chosen from what the job has, not typed.
+    const options = (label: string) => page.getByLabel(label, { exact: true }).locator("option").allTextContents();
+    await expect.poll(() => options("Environment")).toEqual(["Any", ...MIXED_ENVIRONMENTS]);
+    await expect.poll(() => options("Failure class")).toEqual(["Any", "tool_error"]);
     await shot("rollout", "dashboard-rollout.png");
 
     // The keyboard pages through the filtered rollouts.
@@ -168,8 +178,10 @@ describe("the dashboard in Chromium", () => {
     await page.getByLabel("Show").selectOption("failure");
     await page.getByLabel("Reward from").fill("");
     await page.getByLabel("to", { exact: true }).fill("");
+    await page.getByLabel("Failure class", { exact: true }).selectOption("tool_error");
     await page.getByRole("button", { name: "Apply" }).click();
     await expect.poll(() => page.locator(".pager .position").textContent()).toBe("Result 1 of 4");
+    expect(page.url()).toContain("failure_class=tool_error");
     expect(await page.getByTestId("failure-class").textContent()).toBe("tool_error");
     expect(await page.getByTestId("failure-code").textContent()).toBe("seed_failed");
     expect(await page.locator(".failure-card").textContent()).toContain("expected_synonym_values");
@@ -227,12 +239,73 @@ describe("the dashboard in Chromium", () => {
     expect(await row.textContent()).toContain("completed");
     expect(await row.textContent()).toMatch(/\/s/);
     expect(await row.textContent()).toContain("example_multi_step, example_tool_call_multireward");
+    // Failures show in amber beside the state, not as a plain green "completed".
+    const state = row.getByTestId("state");
+    expect(await state.textContent()).toBe("completed, 4 failed");
+    expect(await style(state, "color")).toBe("rgb(154, 103, 0)");
+    const clean = page.locator("tbody tr").first().getByTestId("state");
+    expect(await clean.textContent()).toBe("completed");
+    expect(await style(clean, "color")).toBe("rgb(28, 124, 60)");
+    // Rewards 0 (8 rollouts), 1 (12) and 2 (20): a mean of 1.3.
+    expect(await row.getByTestId("mean-reward").textContent()).toBe("1.3");
+    // The id on one line; the whole id is the link's title and its text (what a copy takes).
+    const id = row.locator("a.job-id");
+    const full = (await row.getAttribute("data-job"))!;
+    expect(await id.getAttribute("title")).toBe(full);
+    expect(await id.textContent()).toBe(full);
+    expect(await id.locator("code").evaluate((e) => e.getClientRects().length)).toBe(1);
+    const lineHeight = await Number.parseFloat(await style(id.locator("code"), "lineHeight"));
+    expect(await id.locator("code").evaluate((e) => e.getBoundingClientRect().height)).toBeLessThan(lineHeight * 1.5);
+    // Every column, Created included, within a laptop's width: the table does not scroll sideways.
+    expect(await page.evaluate<boolean>(`(() => { const w = document.querySelector(".table-wrap"); return w.scrollWidth <= w.clientWidth + 1; })()`)).toBe(
+      true,
+    );
+  });
+
+  it("shows a running job that has recorded nothing for its stall time as stalled", async () => {
+    // The gateway's answer with one more job, as the Job object reports a stall (`stalled` in its info).
+    await page.route("**/v1/jobs?limit=*", async (route) => {
+      const response = await route.fetch();
+      const list = (await response.json()) as { data: Record<string, unknown>[] };
+      const stalled = {
+        ...list.data[0],
+        id: "job_zzstalled",
+        status: "running",
+        progress: 0.4,
+        metrics: undefined,
+        stalled: { since: Date.now() - 600_000, heals: 1, max_heals: 3 },
+      };
+      await route.fulfill({ response, json: { ...list, data: [stalled, ...list.data] } });
+    });
+    try {
+      await page.reload();
+      const state = page.locator('tr[data-job="job_zzstalled"]').getByTestId("state");
+      await expect.poll(() => state.textContent()).toBe("stalled");
+      expect(await style(state, "color")).toBe("rgb(180, 35, 24)");
+      expect(await state.getAttribute("title")).toContain("re-enqueued what was missing 1 of at most 3 times");
+    } finally {
+      await page.unroute("**/v1/jobs?limit=*");
+    }
+    await page.reload();
+    await page.locator("tbody tr").first().waitFor();
+    expect(await page.locator('tr[data-job="job_zzstalled"]').count()).toBe(0);
   });
 
   it("lists the environments with their tools and runs an example row", async () => {
     await mainNav("Environments").click();
     const card = page.locator("#env-example_single_tool_call");
     await card.waitFor();
+    // Every card closed: the page is a list to scan, not every tool's schema at once.
+    expect(await page.locator("details.tools[open]").count()).toBe(0);
+    // With every card open (as before) these three environments made a page of 1,414 px, 17 of them ~5,400 px.
+    const bottom = await page.evaluate<number>(
+      `Math.max(...[...document.querySelectorAll("section.environment")].map((c) => c.getBoundingClientRect().bottom)) + scrollY`,
+    );
+    const tallest = await page.evaluate<number>(
+      `Math.max(...[...document.querySelectorAll("section.environment")].map((c) => c.getBoundingClientRect().height))`,
+    );
+    expect(bottom).toBeLessThan(1000);
+    expect(tallest).toBeLessThan(260);
     expect(await card.textContent()).toContain("get_weather");
     expect(await card.locator("table.parameters").textContent()).toContain("city");
     await card.getByText("Try it: run one row").click();

@@ -116,12 +116,8 @@ function card(environment: DescribedEnvironment): HTMLElement {
     ),
     environment.description ? h("p", {}, environment.description) : null,
     environment.max_steps ? h("p", { class: "muted" }, `At most ${environment.max_steps} model turns.`) : null,
-    h(
-      "details",
-      { open: environment.tools.length <= 3 },
-      h("summary", {}, `${environment.tools.length} tool${environment.tools.length === 1 ? "" : "s"}`),
-      toolList(environment),
-    ),
+    // Closed: the page lists every environment in a screen or two; a card's tools open on a click (or from the index).
+    h("details", { class: "tools" }, h("summary", {}, `${environment.tools.length} tool${environment.tools.length === 1 ? "" : "s"}`), toolList(environment)),
     tryIt(environment),
   );
 }
@@ -146,6 +142,7 @@ export function environmentsView(view: View): void {
         const target = link && document.getElementById(link.getAttribute("href")!.slice(1));
         if (!target) return;
         event.preventDefault();
+        target.querySelector<HTMLDetailsElement>("details.tools")?.setAttribute("open", "");
         target.setAttribute("tabindex", "-1");
         target.scrollIntoView({ block: "start" });
         target.focus({ preventScroll: true });

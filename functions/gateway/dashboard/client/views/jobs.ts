@@ -30,23 +30,65 @@ export function stateBadge(state: string): HTMLElement {
   return h("span", { class: `badge ${state}` }, state);
 }
 
+/**
+ * The state as the jobs table shows it: a running job that recorded nothing for its stall time is "stalled" (the Job
+ * object says so), and a job with failures says how many, in amber, instead of a plain green "completed".
+ */
+export function jobStateBadge(info: JobInfo): HTMLElement {
+  if (info.status === "running" && info.stalled) {
+    const { since, heals, max_heals } = info.stalled;
+    const title = `Nothing recorded since ${formatTime(since)}; re-enqueued what was missing ${heals} of at most ${max_heals} times`;
+    return h("span", { class: "badge stalled", title, "data-testid": "state" }, "stalled");
+  }
+  const failed = info.counts.failed;
+  if (failed > 0 && info.status !== "cancelled") {
+    const title = `${formatNumber(failed)} of ${formatNumber(info.counts.total)} rollouts failed`;
+    return h("span", { class: "badge with-failures", title, "data-testid": "state" }, `${info.status}, ${formatNumber(failed)} failed`);
+  }
+  return h("span", { class: `badge ${info.status}`, "data-testid": "state" }, info.status);
+}
+
+/** The mean reward over every environment's scored rollouts (each weighted by its rollouts), once the job has metrics. */
+export function meanReward(info: JobInfo): number | null {
+  let sum = 0;
+  let count = 0;
+  for (const metrics of Object.values(info.metrics ?? {})) {
+    const mean = metrics.agent_metrics["mean/reward"];
+    if (typeof mean !== "number") continue;
+    const rollouts = metrics.group_level_metrics.reduce((n, group) => n + (typeof group.num_rollouts === "number" ? group.num_rollouts : 0), 0);
+    sum += mean * Math.max(rollouts, 1);
+    count += Math.max(rollouts, 1);
+  }
+  return count > 0 ? sum / count : null;
+}
+
+/** A name that may break after its underscores (a long environment name does not widen the table past the page). */
+function breakable(name: string): (string | HTMLElement)[] | null {
+  if (!name) return null;
+  return name.split(/(?<=_)/).flatMap((part, i) => (i === 0 ? [part] : [h("wbr"), part]));
+}
+
+const COLUMNS = ["Job", "Environment", "Size", "State", "Progress", "Mean reward", "Elapsed", "Throughput", "Created"];
+
 /** One row, rebuilt in place on each update so focus and scroll stay where the user left them. */
 function fillRow(row: HTMLTableRowElement, info: JobInfo): void {
   const size = `${formatNumber(info.tasks)} × ${info.num_repeats} = ${formatNumber(info.counts.total)}`;
+  const reward = meanReward(info);
   const cells = [
-    h("a", { href: route(["jobs", info.id]) }, h("code", {}, info.id)),
+    // One line, cut with an ellipsis: the whole id is the link's title and what a copy takes.
+    h("a", { href: route(["jobs", info.id]), title: info.id, class: "job-id" }, h("code", {}, info.id)),
     // A mixed job names its environments once it has metrics (per environment); until then it is "mixed".
-    info.environment ?? (info.metrics ? Object.keys(info.metrics).join(", ") : h("span", { class: "muted" }, "mixed")),
+    breakable(info.environment ?? (info.metrics ? Object.keys(info.metrics).join(", ") : "")) || h("span", { class: "muted" }, "mixed"),
     size,
-    stateBadge(info.status),
+    jobStateBadge(info),
     progressBar(info, `progress of ${info.id}`),
+    reward === null ? h("span", { class: "muted" }, "–") : h("span", { "data-testid": "mean-reward" }, formatNumber(reward)),
     formatDuration(info.elapsed_seconds),
     throughput(info),
     formatTime(info.created_at),
   ];
-  const labels = ["Job", "Environment", "Size", "State", "Progress", "Elapsed", "Throughput", "Created"];
   if (row.cells.length !== cells.length) {
-    row.replaceChildren(...cells.map((cell, i) => h("td", { "data-label": labels[i]! }, cell)));
+    row.replaceChildren(...cells.map((cell, i) => h("td", { "data-label": COLUMNS[i]! }, cell)));
     return;
   }
   // Only changed cells are replaced: a focused link keeps its focus.
@@ -77,7 +119,7 @@ export function jobsView(view: View): void {
       h(
         "tr",
         {},
-        ["Job", "Environment", "Size", "State", "Progress", "Elapsed", "Throughput", "Created"].map((t) => h("th", { scope: "col" }, t)),
+        COLUMNS.map((t) => h("th", { scope: "col" }, t)),
       ),
     ),
     tbody,

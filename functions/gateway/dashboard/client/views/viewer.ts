@@ -12,19 +12,35 @@ type PageWithRecords = RecordsPage & { data: (RecordEntry & { record: Record<str
 const FILTERS = ["kind", "environment", "min_reward", "max_reward", "failure_class"] as const;
 type Filters = Partial<Record<(typeof FILTERS)[number], string>>;
 
-const failureClasses = new Map<string, Promise<string[]>>();
+const summaries = new Map<string, Promise<JobSummary | null>>();
 
-/** The job's failure classes, for the filter's suggestions (asked once per job and page load). */
-function classesOf(id: string): Promise<string[]> {
-  let classes = failureClasses.get(id);
-  if (!classes) {
-    classes = getJson<JobSummary>(`/v1/jobs/${id}/summary?task_limit=0`).then(
-      (summary) => Object.keys(summary.failures),
-      () => [],
-    );
-    failureClasses.set(id, classes);
+/** The job's summary, for the filters' choices: its environments and failure classes (asked once per job and page load). */
+function summaryOf(id: string): Promise<JobSummary | null> {
+  let summary = summaries.get(id);
+  if (!summary) {
+    summary = getJson<JobSummary>(`/v1/jobs/${id}/summary?task_limit=0`).catch(() => null);
+    summaries.set(id, summary);
   }
-  return classes;
+  return summary;
+}
+
+/** A reward bound as a person reads it: a histogram bar's edge just below 1.2 (1.1999999999999997) shows as 1.2. */
+export function formatBound(value: string): string {
+  const n = Number(value);
+  return value.trim() === "" || !Number.isFinite(n) ? value : String(Number(n.toPrecision(6)));
+}
+
+/** A select of the values the job has, with "Any" first; a value in the address the job lacks stays selectable. */
+function choices(name: "environment" | "failure_class", current: string | undefined, values: Promise<string[]>): HTMLSelectElement {
+  const any = h("option", { value: "" }, "Any");
+  const select = h("select", { id: `filter-${name}`, name }, any);
+  const fill = (list: string[]) => {
+    const all = current && !list.includes(current) ? [...list, current] : list;
+    select.replaceChildren(any, ...all.map((value) => h("option", { value, selected: value === current }, value)));
+  };
+  fill([]);
+  void values.then(fill);
+  return select;
 }
 
 /** Which button had focus before a step: the new page gives it back, so paging with the keyboard keeps its place. */
@@ -41,23 +57,24 @@ function filterForm(id: string, filters: Filters): HTMLElement {
       ["failure", "Failures"],
     ].map(([value, label]) => h("option", { value: value!, selected: (filters.kind ?? "all") === value }, label!)),
   );
-  const number = (name: "min_reward" | "max_reward") =>
-    h("input", { id: `filter-${name}`, name, type: "number", step: "any", inputmode: "decimal", value: filters[name] ?? "" });
-  const classes = h("datalist", { id: "failure-classes" });
-  void classesOf(id).then((list) => classes.replaceChildren(...list.map((name) => h("option", { value: name }))));
+  // A bound is shown rounded; left as shown, the exact one in the address is what Apply keeps (a bar's range stays exact).
+  const exact: Partial<Record<"min_reward" | "max_reward", { shown: string; value: string }>> = {};
+  const number = (name: "min_reward" | "max_reward") => {
+    const value = filters[name] ?? "";
+    exact[name] = { shown: formatBound(value), value };
+    return h("input", { id: `filter-${name}`, name, type: "number", step: "any", inputmode: "decimal", value: exact[name].shown });
+  };
+  const summary = summaryOf(id);
+  const environments = summary.then((s) => (s ? s.environments.map((e) => e.environment) : []));
+  const classes = summary.then((s) => (s ? Object.keys(s.failures) : []));
   const form = h(
     "form",
     { class: "filters", role: "search", "aria-label": "Filter the results" },
     field("kind", "Show", kind),
     field("min_reward", "Reward from", number("min_reward")),
     field("max_reward", "to", number("max_reward")),
-    field(
-      "failure_class",
-      "Failure class",
-      h("input", { id: "filter-failure_class", name: "failure_class", list: "failure-classes", value: filters.failure_class ?? "" }),
-    ),
-    field("environment", "Environment", h("input", { id: "filter-environment", name: "environment", value: filters.environment ?? "" })),
-    classes,
+    field("failure_class", "Failure class", choices("failure_class", filters.failure_class, classes)),
+    field("environment", "Environment", choices("environment", filters.environment, environments)),
     h(
       "div",
       { class: "actions" },
@@ -70,7 +87,8 @@ function filterForm(id: string, filters: Filters): HTMLElement {
     const data = new FormData(form);
     const next: Record<string, string> = {};
     for (const name of FILTERS) {
-      const value = String(data.get(name) ?? "").trim();
+      let value = String(data.get(name) ?? "").trim();
+      if ((name === "min_reward" || name === "max_reward") && value === exact[name]?.shown) value = exact[name].value;
       if (value && !(name === "kind" && value === "all")) next[name] = value;
     }
     location.hash = route(["jobs", id, "rollouts"], next);
