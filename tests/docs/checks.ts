@@ -7,8 +7,9 @@ import type { DocContext } from "./context.js";
 import { jsonl } from "./clone.js";
 
 /** The command ended as the README says it does; its output is in the failure message. */
-export function exits(result: Result, code: number): void {
+export function exits(result: Result, code: number): Result {
   expect(result.code, `exit ${result.code}\nstdout:\n${result.stdout}\nstderr:\n${result.stderr}`).toBe(code);
+  return result;
 }
 
 export function exists(ctx: DocContext, ...files: string[]): void {

@@ -43,12 +43,17 @@ export class DocContext {
 
   /** Runs a command line as typed at the clone's root, in a fresh shell plus `env`. */
   run(command: string, env: Record<string, string> = {}, timeoutMs?: number): Promise<Result> {
-    return sh(command, this.dir, freshEnv(env), timeoutMs);
+    return sh(command, this.dir, this.env(env), timeoutMs);
+  }
+
+  /** A fresh shell's variables; npm kept off the registry (loopback only) and its npx cache inside the clone. */
+  private env(extra: Record<string, string>): NodeJS.ProcessEnv {
+    return freshEnv({ npm_config_offline: "true", npm_config_cache: path.join(this.dir, ".npm-cache"), ...extra });
   }
 
   /** Starts a command in the background; it is stopped when the suite ends, if not before. */
   background(command: string, env: Record<string, string> = {}): Background {
-    const started = background(command, this.dir, freshEnv(env));
+    const started = background(command, this.dir, this.env(env));
     this.started.push(started);
     return started;
   }
@@ -73,7 +78,11 @@ export class DocContext {
     const rows = this.example("example_multi_step").trimEnd().split("\n");
     write(this.dir, "rows.jsonl", `${rows.map((row) => JSON.stringify({ ...JSON.parse(row), agent_ref: agentRef })).join("\n")}\n`);
     write(this.dir, "row.json", this.example("example_multi_step").split("\n")[0] ?? "");
-    write(this.dir, "raw.jsonl", '{"question": "What is the capital of France?", "expected_answer": "Paris"}\n{"question": "2 + 2?", "expected_answer": "4"}\n');
+    write(
+      this.dir,
+      "raw.jsonl",
+      '{"question": "What is the capital of France?", "expected_answer": "Paris"}\n{"question": "2 + 2?", "expected_answer": "4"}\n',
+    );
     write(this.dir, "prompt.yaml", 'system: "Answer in \\\\boxed{{}}."\nuser: "Question: {question}"\n');
   }
 

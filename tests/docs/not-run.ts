@@ -15,14 +15,17 @@ export const NOT_RUN_HERE: Record<string, string> = {
     "needs a NeMo Gym installation; tests/integrations/nemo-gym-dropin.test.ts replays its collector's requests through the agent server",
   "export CLOUDFLARE_API_TOKEN=... CLOUDFLARE_DEFAULT_ACCOUNT_ID=...": "a Cloudflare account's credentials",
   "export AWS_PROFILE=... AWS_REGION=us-east-1": "an AWS account's credentials",
-  "export EDGEGYM_QUEUE_URL=https://sqs.us-east-1.amazonaws.com/123456789012/edgegym-prod-RolloutsQueue-…": "a deployed AWS stack (tests/aws runs the same against fauxqs)",
+  "export EDGEGYM_QUEUE_URL=https://sqs.us-east-1.amazonaws.com/123456789012/edgegym-prod-RolloutsQueue-…":
+    "a deployed AWS stack (tests/aws runs the same against fauxqs)",
   "export EDGEGYM_BUCKET=s3://edgegym-prod-jobsbucket-…/edgegym": "a deployed AWS stack (tests/aws runs the same against fauxqs)",
-  "npx edgegym collect --queue-url $EDGEGYM_QUEUE_URL --bucket $EDGEGYM_BUCKET -e example_multi_step -i rows.jsonl -o out.jsonl -n 8": "a deployed AWS stack (tests/aws/bucket-jobs.test.ts runs collect against fauxqs)",
+  "npx edgegym collect --queue-url $EDGEGYM_QUEUE_URL --bucket $EDGEGYM_BUCKET -e example_multi_step -i rows.jsonl -o out.jsonl -n 8":
+    "a deployed AWS stack (tests/aws/bucket-jobs.test.ts runs collect against fauxqs)",
   "npx edgegym jobs status <id> --bucket $EDGEGYM_BUCKET [--json]": "a deployed AWS stack (tests/aws/bucket-jobs.test.ts)",
   "npx edgegym jobs results <id> -o out.jsonl --bucket $EDGEGYM_BUCKET [--failures]": "a deployed AWS stack (tests/aws/bucket-jobs.test.ts)",
   "npx edgegym jobs resume <id> --bucket $EDGEGYM_BUCKET --queue-url $EDGEGYM_QUEUE_URL": "a deployed AWS stack (tests/aws/bucket-jobs.test.ts)",
   "npx edgegym jobs cancel <id> --bucket $EDGEGYM_BUCKET": "a deployed AWS stack (tests/aws/bucket-jobs.test.ts)",
-  "npx edgegym worker --queue-url $EDGEGYM_QUEUE_URL --bucket $EDGEGYM_BUCKET --concurrency 64": "a deployed AWS stack (tests/aws/worker.test.ts runs workers against fauxqs)",
+  "npx edgegym worker --queue-url $EDGEGYM_QUEUE_URL --bucket $EDGEGYM_BUCKET --concurrency 64":
+    "a deployed AWS stack (tests/aws/worker.test.ts runs workers against fauxqs)",
 };
 
 /** `npx sst …` needs Cloudflare or AWS and downloads Pulumi; what it deploys is checked offline by tests/infra. */

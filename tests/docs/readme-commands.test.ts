@@ -1,28 +1,34 @@
-// The documentation, executed: every command README.md and integrations/README.md show runs here against a fresh
-// clone and the local emulation it starts, and its output is checked as the text describes it.
+// The documentation, executed (1/3): every command README.md and integrations/README.md show has an entry that runs it
+// (readme-offline and readme-gateway.test.ts), another test that does, or the reason it cannot run here.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PROJECT_ROOT } from "../../local/paths.js";
-import { DocContext } from "./context.js";
 import { type DocumentedCommand, extractCommands } from "./extract-commands.js";
 import { isSstCommand, KNOWN_BROKEN_UNTIL_MERGE, NOT_RUN_HERE, RUN_BY_OTHER_TESTS } from "./not-run.js";
-import { ENTRIES, PART_OF } from "./readme-commands.table.js";
+import { GATEWAY, PART_OF } from "./gateway.table.js";
+import { OFFLINE } from "./offline.table.js";
 
 const DOCS = ["README.md", "integrations/README.md"];
 const documented: DocumentedCommand[] = DOCS.flatMap((file) => extractCommands(path.join(PROJECT_ROOT, file), file));
-const TABLE = "tests/docs/readme-commands.table.ts";
+const ENTRIES = [...OFFLINE, ...GATEWAY];
+const TABLE = "tests/docs/offline.table.ts (no gateway) or tests/docs/gateway.table.ts";
 
 describe("the documented commands", () => {
   it("each has an entry: run here, run by another test, part of a recipe, or not runnable here with the reason", () => {
     const known = new Set([...ENTRIES.map((e) => e.doc), ...Object.keys(NOT_RUN_HERE), ...Object.keys(RUN_BY_OTHER_TESTS), ...Object.keys(PART_OF)]);
     const missing = documented.filter((c) => !known.has(c.command) && !isSstCommand(c.command));
     expect(
-      missing.map((c) => `${c.where}: \`${c.command}\` has no entry: add one to ${TABLE} (how to run it, what the README says it does), or to NOT_RUN_HERE in tests/docs/not-run.ts with the reason`),
+      missing.map(
+        (c) =>
+          `${c.where}: \`${c.command}\` has no entry: add one to ${TABLE} (how to run it, what the README says it does), or to NOT_RUN_HERE in tests/docs/not-run.ts with the reason`,
+      ),
     ).toEqual([]);
     // And the other way: an entry whose command the READMEs no longer show is stale.
     const shown = new Set(documented.map((c) => c.command));
-    expect([...known].filter((command) => !shown.has(command)).map((command) => `no README shows \`${command}\` any more: drop or update its entry`)).toEqual([]);
+    expect([...known].filter((command) => !shown.has(command)).map((command) => `no README shows \`${command}\` any more: drop or update its entry`)).toEqual(
+      [],
+    );
     expect(Object.keys(KNOWN_BROKEN_UNTIL_MERGE).filter((command) => !ENTRIES.some((e) => e.doc === command))).toEqual([]);
   });
 
@@ -53,26 +59,4 @@ describe("the documented commands", () => {
       for (const variable of command.match(/^(?:[A-Z_]+=\S+ )+/)?.[0].match(/[A-Z_]+(?==)/g) ?? []) expect(config, `${where}: ${variable}`).toContain(variable);
     }
   });
-});
-
-describe("the documented commands, run", () => {
-  let ctx: DocContext;
-  beforeAll(() => {
-    ctx = new DocContext();
-    ctx.writeInputs();
-  });
-  afterAll(async () => {
-    await ctx?.close();
-  });
-
-  for (const entry of ENTRIES) {
-    const broken = KNOWN_BROKEN_UNTIL_MERGE[entry.doc];
-    const test = broken ? it.fails : it;
-    test(`${entry.doc}${broken ? ` (known broken until merge: ${broken})` : ""}`, async () => {
-      const run = entry.run ? await entry.run(ctx) : entry.doc;
-      const env = entry.env ? await entry.env(ctx) : {};
-      const result = entry.background ? undefined : await ctx.run(run, env);
-      await entry.check(result, ctx, run, env);
-    }, 240_000);
-  }
 });
