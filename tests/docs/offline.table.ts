@@ -88,4 +88,26 @@ export const OFFLINE: Entry[] = [
       expect(made, "the committed dashboard assets are what gen:dashboard makes").toBe(readFileSync(`${PROJECT_ROOT}/${ASSETS}`, "utf8"));
     },
   },
+  // A model of your own: the simulator stands in for the vLLM server. (Not beside `npm run dev`: a collect without
+  // --url and a running dev in one checkout share .edgegym/state, and the collect hangs on SQLITE_BUSY.)
+  {
+    doc: "npm run simulator -- --port 8000 --latency-ms 50",
+    run: () => "npm run simulator -- --help",
+    check: async (r, ctx) => {
+      exits(r, 0);
+      for (const option of ["--error-rate", "--drop-rate", "--malformed-rate", "--reasoning"]) expect(r.stdout).toContain(option);
+      const models = json(await (await fetch(`${await ctx.simulator()}/models`)).text());
+      expect(JSON.stringify(models)).toContain("edgegym-sim");
+    },
+  },
+  {
+    doc: "export EDGEGYM_MODEL_URL=http://my-vllm-host:8000/v1",
+    run: async (ctx) =>
+      `export EDGEGYM_MODEL_URL=${await ctx.simulator()}; export EDGEGYM_MODEL=Qwen/Qwen3-8B; export EDGEGYM_MODEL_API_KEY=...; npx edgegym collect -e mcqa -i data/mcqa.jsonl -o out/own-model.jsonl`,
+    check: (r, ctx) => {
+      exits(r, 0);
+      expect(rollouts(ctx, "out/own-model.jsonl")).toBe(5);
+      expect(lines(ctx, "out/own-model.jsonl")[0]?.response).toMatchObject({ model: "Qwen/Qwen3-8B" });
+    },
+  },
 ];
