@@ -1,6 +1,7 @@
 // The documentation, executed (1/3): every command README.md and integrations/README.md show has an entry that runs it
 // (readme-offline and readme-gateway.test.ts), another test that does, or the reason it cannot run here.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { PROJECT_ROOT } from "../../local/paths.js";
@@ -37,6 +38,36 @@ describe("the documented commands", () => {
     const agent = documented.find((c) => c.command.startsWith("EDGEGYM_TOKEN=... python3"));
     expect(agent).toMatchObject({ background: true, command: "EDGEGYM_TOKEN=... python3 integrations/nemo_gym/edgegym_agent.py --gateway https://<gateway>" });
     expect(documented.some((c) => c.command.includes("\\") || / #/.test(c.command))).toBe(false);
+  });
+
+  it("the extractor: shell blocks line by line, inline commands, other blocks and inline names left out", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "edgegym-extract-"));
+    const file = path.join(dir, "doc.md");
+    const md = [
+      "Run `npx edgegym jobs list` or `npm run dev`; `edgegym logs [--job id]` is a name, `out.jsonl` a file.",
+      "```sh",
+      "npx edgegym collect -e a \\",
+      "  -i 'x # y.jsonl' -o out.jsonl   # a comment",
+      "python3 server.py --gateway https://<gateway> &   # in the background",
+      "",
+      "#   an output line",
+      "```",
+      "```console",
+      "$ npm test",
+      "```",
+      "```python",
+      "print('not a command')",
+      "```",
+    ].join("\n");
+    writeFileSync(file, md);
+    expect(extractCommands(file, "doc.md")).toEqual([
+      { command: "npx edgegym jobs list", where: "doc.md:1", background: false, from: "inline" },
+      { command: "npm run dev", where: "doc.md:1", background: false, from: "inline" },
+      { command: "npx edgegym collect -e a -i 'x # y.jsonl' -o out.jsonl", where: "doc.md:3", background: false, from: "block" },
+      { command: "python3 server.py --gateway https://<gateway>", where: "doc.md:5", background: true, from: "block" },
+      { command: "npm test", where: "doc.md:10", background: false, from: "block" },
+    ]);
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it("the commands other tests run are still run there", () => {
