@@ -1,0 +1,61 @@
+// The documented commands this suite does not run, each with the reason, and the ones other test files run; and the
+// entries that fail today until the work that fixes them is merged.
+import { PROJECT_ROOT } from "../../local/paths.js";
+
+/** Commands that cannot run here (no network, no account, no NeMo Gym, or `npm test` itself), with the reason. */
+export const NOT_RUN_HERE: Record<string, string> = {
+  "npm install && npm test": "npm test is the run this suite is part of (recursion); npm install needs the registry",
+  "npm test": "the run this suite is part of (recursion)",
+  "npx vitest run tests/aws": "a part of npm test (tests/aws runs in it)",
+  "npm run bench": "about 12 minutes of load (README); tests/bench/cpu-measure.test.ts checks its measuring",
+  "npm run bench -- --quick": "minutes of full load on a shared 2-core machine; bench/ is checked by tests/bench",
+  "ng_collect_rollouts +input_jsonl_fpath=rows.jsonl +output_jsonl_fpath=out/rollouts.jsonl +num_repeats=4 +agent_name=mcqa_simple_agent":
+    "needs a NeMo Gym installation; tests/integrations/nemo-gym-dropin.test.ts replays its collector's requests through the agent server",
+  "ng_collect_rollouts +input_jsonl_fpath=data.jsonl +output_jsonl_fpath=out/rollouts.jsonl +num_repeats=4 +agent_name=example_multi_step_simple_agent":
+    "needs a NeMo Gym installation; tests/integrations/nemo-gym-dropin.test.ts replays its collector's requests through the agent server",
+  "export CLOUDFLARE_API_TOKEN=... CLOUDFLARE_DEFAULT_ACCOUNT_ID=...": "a Cloudflare account's credentials",
+  "export AWS_PROFILE=... AWS_REGION=us-east-1": "an AWS account's credentials",
+  "export EDGEGYM_QUEUE_URL=https://sqs.us-east-1.amazonaws.com/123456789012/edgegym-prod-RolloutsQueue-…":
+    "a deployed AWS stack (tests/aws runs the same against fauxqs)",
+  "export EDGEGYM_BUCKET=s3://edgegym-prod-jobsbucket-…/edgegym": "a deployed AWS stack (tests/aws runs the same against fauxqs)",
+  "npx edgegym collect --queue-url $EDGEGYM_QUEUE_URL --bucket $EDGEGYM_BUCKET -e example_multi_step -i rows.jsonl -o out.jsonl -n 8":
+    "a deployed AWS stack (tests/aws/bucket-jobs.test.ts runs collect against fauxqs)",
+  "npx edgegym jobs status <id> --bucket $EDGEGYM_BUCKET [--json]": "a deployed AWS stack (tests/aws/bucket-jobs.test.ts)",
+  "npx edgegym jobs results <id> -o out.jsonl --bucket $EDGEGYM_BUCKET [--failures]": "a deployed AWS stack (tests/aws/bucket-jobs.test.ts)",
+  "npx edgegym jobs resume <id> --bucket $EDGEGYM_BUCKET --queue-url $EDGEGYM_QUEUE_URL": "a deployed AWS stack (tests/aws/bucket-jobs.test.ts)",
+  "npx edgegym jobs cancel <id> --bucket $EDGEGYM_BUCKET": "a deployed AWS stack (tests/aws/bucket-jobs.test.ts)",
+  "npx edgegym worker --queue-url $EDGEGYM_QUEUE_URL --bucket $EDGEGYM_BUCKET --concurrency 64":
+    "a deployed AWS stack (tests/aws/worker.test.ts runs workers against fauxqs)",
+};
+
+/** `npx sst …` needs Cloudflare or AWS and downloads Pulumi; what it deploys is checked offline by tests/infra. */
+export function isSstCommand(command: string): boolean {
+  return /^(?:[A-Z_]+=\S+ )*npx sst (?:secret set|deploy|remove)\b/.test(command);
+}
+
+/** Commands another test file runs as the README shows them: the file, and a string it must contain to say so. */
+export const RUN_BY_OTHER_TESTS: Record<string, { file: string; shows: string }> = {
+  "npm install && npm start": { file: "tests/cli/start.test.ts", shows: 'path.join(PROJECT_ROOT, "local", "start.ts")' },
+  "npm start": { file: "tests/cli/start.test.ts", shows: 'path.join(PROJECT_ROOT, "local", "start.ts")' },
+  "npm run check:bundles": { file: "tests/infra/deploy-checks.test.ts", shows: "checkBundles(PROJECT_ROOT)" },
+  "npm run chaos": { file: "tests/chaos/chaos.test.ts", shows: "`npm run chaos` runs 10,000" },
+};
+
+/**
+ * Entries that fail today, each with what is wrong and the work that fixes it. Their tests are expected to fail
+ * (`it.fails`): when the fix is merged they pass, the expectation fails, and the entry must be taken off this list.
+ */
+export const KNOWN_BROKEN_UNTIL_MERGE: Record<string, string> = {
+  "npx edgegym jobs list": "the jobs commands read no EDGEGYM_URL: they go to 127.0.0.1:8787 (issue 21, item 5)",
+  "npx edgegym jobs status <id> [--json]": "no EDGEGYM_URL (item 5); and `jobs status` prints no metrics once complete (item 7)",
+  "npx edgegym jobs results <id> -o out.jsonl": "the jobs commands read no EDGEGYM_URL (item 5)",
+  "npx edgegym jobs results <id> -o out.jsonl --follow": "the jobs commands read no EDGEGYM_URL (item 5)",
+  "npx edgegym jobs cancel <id>": "the jobs commands read no EDGEGYM_URL (item 5)",
+  "npx edgegym jobs resume <id>": "the jobs commands read no EDGEGYM_URL (item 5)",
+  "python3 integrations/python/examples/grpo_batch.py --gateway http://127.0.0.1:8787 --data environments/example_multi_step/data/example.jsonl --environment example_multi_step --prompts 4 --group-size 8":
+    "no token: the Python client does not read the dev token `npm run dev` saved, so the gateway answers 401 (item 6)",
+  "python3 integrations/python/examples/grpo_batch.py --gateway … --data rows.jsonl --prompts 4 --group-size 8":
+    "no token: the Python client does not read the dev token `npm run dev` saved, so the gateway answers 401 (item 6)",
+};
+
+export { PROJECT_ROOT };
