@@ -46,19 +46,20 @@ export function parseSynonymLines(text: string): TermSynonyms[] {
   return [...terms].map(([term, synonyms]) => ({ term, synonyms }));
 }
 
-function inflectionOf(word: string, base: string): boolean {
+/** Every form a query word may take to name `base`: the base with each suffix, and with its last letter doubled. */
+function inflections(base: string): string[] {
   const doubled = base + base.at(-1);
-  return SUFFIXES.some((s) => word === base + s || (s.length > 0 && word === doubled + s));
+  return SUFFIXES.flatMap((s) => (s.length > 0 ? [base + s, doubled + s] : [base]));
 }
 
-/** Concept words of a term: its own word (without "(weight)"-style notes), its synonyms, RELATED. */
-function conceptWords(entry: TermSynonyms): { direct: string[]; related: string[] } {
+/** The words that name a term, inflected, built once per term (a query is matched word by word against them). */
+function conceptForms(entry: TermSynonyms): { direct: Set<string>; related: Set<string> } {
   const base = entry.term
     .replace(/\(.*?\)/g, "")
     .trim()
     .toLowerCase();
   const direct = [base, ...entry.synonyms.map((s) => s.toLowerCase())].filter((w) => !w.includes(" "));
-  return { direct, related: RELATED[base] ?? [] };
+  return { direct: new Set(direct.flatMap(inflections)), related: new Set((RELATED[base] ?? []).flatMap(inflections)) };
 }
 
 /**
@@ -67,15 +68,8 @@ function conceptWords(entry: TermSynonyms): { direct: string[]; related: string[
  * temperatures" is about heat, not height), so that adjective's match is dropped.
  */
 export function pickTerm(query: string, entries: TermSynonyms[]): TermSynonyms | null {
-  const tokens = words(query);
-  const matches = tokens.map((token) =>
-    entries.map((entry) => {
-      const { direct, related } = conceptWords(entry);
-      if (related.some((w) => inflectionOf(token, w))) return "related";
-      if (direct.some((w) => inflectionOf(token, w))) return "direct";
-      return null;
-    }),
-  );
+  const forms = entries.map(conceptForms);
+  const matches = words(query).map((token) => forms.map(({ direct, related }) => (related.has(token) ? "related" : direct.has(token) ? "direct" : null)));
   const scores = entries.map(() => 0);
   matches.forEach((row, i) => {
     const next = matches[i + 1];
