@@ -4,6 +4,7 @@ import { Command } from "commander";
 import { modelFromEnv, startLocal } from "../emulation.js";
 import { discoverEnvironments } from "../environments.js";
 import { STATE_DIR } from "../paths.js";
+import { awsCommand } from "./aws-command.js";
 import { collectCommand } from "./collect-command.js";
 import { datasetCommand } from "./dataset-command.js";
 import { envCommand, initCommand } from "./env-command.js";
@@ -13,11 +14,16 @@ import { exportCommand, reverifyCommand } from "./offline-commands.js";
 import { forgetDevToken, localAuth, saveDevToken } from "./token.js";
 import { workerCommand } from "./worker.js";
 
+// The AWS SDK warns on every client it makes under Node < 22 (nine lines on stderr, for a support policy, not this command's
+// work): its documented switch turns that off, unless the user set it themselves.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
+
 const program = new Command("edgegym").description("Reinforcement-learning environments for LLM agents, on the edge.");
 
 program.addCommand(collectCommand());
 program.addCommand(jobsCommand());
 program.addCommand(workerCommand());
+program.addCommand(awsCommand());
 program.addCommand(datasetCommand());
 program.addCommand(exportCommand());
 program.addCommand(reverifyCommand());
