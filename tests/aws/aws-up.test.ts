@@ -23,7 +23,9 @@ const children: ChildProcess[] = [];
 /** The printed `export NAME=value` lines, and the printed `npx edgegym …` commands with those variables filled in. */
 function printed(text: string): { vars: Record<string, string>; commands: string[][] } {
   const vars = Object.fromEntries([...text.matchAll(/^ {2}export (\w+)=(\S+)$/gm)].map((m) => [m[1]!, m[2]!]));
-  const commands = [...text.matchAll(/^ {2}npx edgegym (.+)$/gm)].map((m) => m[1]!.split(" ").map((word) => word.replace(/^\$(\w+)$/, (_, name) => vars[name] ?? word)));
+  const commands = [...text.matchAll(/^ {2}npx edgegym (.+)$/gm)].map((m) =>
+    m[1]!.split(" ").map((word) => word.replace(/^\$(\w+)$/, (_, name) => vars[name] ?? word)),
+  );
   return { vars, commands };
 }
 
@@ -81,7 +83,9 @@ describe("edgegym aws up", () => {
     run.kill("SIGTERM");
     expect(await workerExited, workerErr).toBe(0);
     // Its last line counts the rollouts it recorded, not the messages (the job's expand message is one too).
-    expect(workerErr.trim().split("\n").at(-1)).toMatch(new RegExp(`^worker: ${rows * repeats} done, 0 retried, 0 in flight, 0 errors \\(${rows * repeats + 1} messages received\\)$`));
+    expect(workerErr.trim().split("\n").at(-1)).toMatch(
+      new RegExp(`^worker: ${rows * repeats} done, 0 retried, 0 in flight, 0 errors \\(${rows * repeats + 1} messages received\\)$`),
+    );
     expect(workerErr).not.toMatch(/ignores conditional writes/);
     // No AWS SDK Node-version warning on any of them.
     for (const text of [workerErr, collected.stderr, listed.stderr, upErr]) expect(text).not.toMatch(SDK_WARNING);
