@@ -10,7 +10,7 @@ import { COMPATIBILITY_DATE, topology, type WorkerSpec } from "../infra/topology
 import { buildWorkers, type Bundle } from "./build.js";
 import { discoverEnvironments } from "./environments.js";
 import { captureRuntimeOutput, sessionLogFile } from "./logs.js";
-import { STATE_DIR } from "./paths.js";
+import { PROJECT_ROOT, STATE_DIR } from "./paths.js";
 import { type Recovered, resumeRunningJobs } from "./recover.js";
 import { startSimulator, type Simulator, type SimulatorOptions } from "./simulator/server.js";
 
@@ -103,6 +103,9 @@ export function workerOptions(spec: WorkerSpec, bundle: Bundle, secrets: Record<
   return {
     name: spec.name,
     modules: [{ type: "ESModule", path: bundle.path, contents: bundle.contents }],
+    // Module names are paths relative to this root: from the default (the working directory) a command run outside the
+    // project would name them "../…", which workerd refuses.
+    modulesRoot: PROJECT_ROOT,
     compatibilityDate: COMPATIBILITY_DATE,
     serviceBindings: Object.fromEntries(
       Object.entries(spec.services).map(([binding, target]) => [
@@ -179,7 +182,15 @@ export async function startLocal(options: LocalOptions = {}): Promise<Local> {
       log: new Log(options.verbose ? LogLevel.INFO : LogLevel.WARN),
       handleRuntimeStdio: output.handle,
     });
-    const url = (await miniflare.ready).toString().replace(/\/$/, "");
+    // A runtime that fails to start is disposed of: its half-started servers would keep the process from exiting.
+    let ready: URL;
+    try {
+      ready = await miniflare.ready;
+    } catch (error) {
+      await miniflare.dispose().catch(() => undefined);
+      throw error;
+    }
+    const url = ready.toString().replace(/\/$/, "");
     // Resuming calls the gateway's jobs routes, with a token of this run's that may use them.
     const resumeToken = jobsToken(givenTokens, token);
     const fetcher = (route: string, init: RequestInit = {}) => {

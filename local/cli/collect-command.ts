@@ -5,7 +5,7 @@ import { Command, InvalidArgumentError, Option } from "commander";
 import { type Local, modelFromEnv, startLocal } from "../emulation.js";
 import { localAuth, savedDevToken, tokenForLocal } from "./token.js";
 import { BucketJobsClient } from "./bucket-client.js";
-import { PROJECT_ROOT } from "../paths.js";
+import { PROJECT_ROOT, STATE_DIR } from "../paths.js";
 import { collectDirect } from "./collect-direct.js";
 import { CollectInterrupted, collectJob } from "./collect-jobs.js";
 import type { CollectSummary } from "./collect-output.js";
@@ -54,6 +54,8 @@ interface CollectFlags {
   direct?: boolean;
   url?: string;
   token?: string;
+  /** Where `edgegym dev` saved its dev token. */
+  stateDir: string;
   /** AWS: the SQS rollouts queue and the S3 bucket (`s3://bucket/prefix`) the job lives in, instead of a gateway. */
   queueUrl?: string;
   bucket?: string;
@@ -102,7 +104,9 @@ async function run(flags: CollectFlags): Promise<void> {
       process.stderr.write("starting the local emulation…\n");
       local = await startLocal({ port: 0, ...modelFromEnv(), ...localAuth(flags.token) });
     }
-    const gateway = aws ? undefined : new GatewayClient(flags.url ?? local!.url, local ? tokenForLocal(local, flags.token) : (flags.token ?? savedDevToken()));
+    const gateway = aws
+      ? undefined
+      : new GatewayClient(flags.url ?? local!.url, local ? tokenForLocal(local, flags.token) : (flags.token ?? savedDevToken(flags.stateDir)));
     // On AWS the job is made, followed and read by this command in S3; agents on Lambda or `edgegym worker` run it.
     const client = gateway ?? new BucketJobsClient({ bucket: flags.bucket!, queueUrl: flags.queueUrl! });
     const common = {
@@ -166,9 +170,10 @@ export function collectCommand(): Command {
     .option("--resume", "keep the rollouts already in --output and collect only the missing ones")
     .option("-c, --concurrency <n>", "rollouts in flight (--direct only; the queues pace themselves)", positiveInt, 16)
     .option("--direct", "call /run for each rollout instead of creating a job")
-    .option("--url <gateway>", "an edgegym gateway; without it the local emulation is started and stopped")
+    .addOption(new Option("--url <gateway>", "an edgegym gateway; without it the local emulation is started and stopped").env("EDGEGYM_URL"))
     .option("--queue-url <sqs url>", "AWS: enqueue to this SQS rollouts queue (with --bucket) instead of a gateway")
     .option("--bucket <s3://bucket/prefix>", "AWS: where the job's inputs and results live")
     .addOption(new Option("--token <token>", "bearer token for the gateway").env("EDGEGYM_TOKEN"))
+    .option("--state-dir <dir>", "with --url and no --token: the dev token that `edgegym dev --state-dir <dir>` saved", STATE_DIR)
     .action(run);
 }

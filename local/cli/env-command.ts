@@ -6,7 +6,7 @@ import path from "node:path";
 import { Command } from "commander";
 import { modelFromEnv, startLocal } from "../emulation.js";
 import { discoverEnvironments, exampleDataset } from "../environments.js";
-import { PROJECT_ROOT } from "../paths.js";
+import { PROJECT_ROOT, shownPath } from "../paths.js";
 import { collectJob } from "./collect-jobs.js";
 import { formatProblem } from "./dataset.js";
 import { GatewayClient } from "./gateway-client.js";
@@ -28,7 +28,8 @@ export function initCommand(): Command {
     .argument("<name>", "lower_snake_case name; the folder environments/<name>")
     .action((name: string) => {
       const { files } = scaffoldEnvironment(PROJECT_ROOT, name);
-      process.stdout.write(`created:\n${files.map((f) => `  ${f}`).join("\n")}\nnext: npx edgegym env test ${name}\n`);
+      // Named from where the user stands (the project's own folder when run there).
+      process.stdout.write(`created:\n${files.map((f) => `  ${shownPath(path.join(PROJECT_ROOT, f))}`).join("\n")}\nnext: npx edgegym env test ${name}\n`);
     });
 }
 

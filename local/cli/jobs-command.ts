@@ -5,6 +5,7 @@ import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebStream } from "node:stream/web";
 import { Command, Option } from "commander";
 import { BucketJobsClient } from "./bucket-client.js";
+import { STATE_DIR } from "../paths.js";
 import { GatewayClient, JobsClient } from "./gateway-client.js";
 import { jobLine as line, jobStatus, jobsListing } from "./jobs-view.js";
 import { savedDevToken } from "./token.js";
@@ -14,14 +15,15 @@ const DEFAULT_URL = "http://127.0.0.1:8787";
 export function jobsCommand(): Command {
   const jobs = new Command("jobs").description("list, follow, fetch, cancel and resume jobs on a gateway");
   // A bucket names the AWS path (jobs in S3, work on SQS); otherwise the gateway.
-  const connect = (options: { url: string; token?: string; bucket?: string; queueUrl?: string }) =>
+  const connect = (options: { url: string; token?: string; stateDir: string; bucket?: string; queueUrl?: string }) =>
     options.bucket
       ? new BucketJobsClient({ bucket: options.bucket, ...(options.queueUrl ? { queueUrl: options.queueUrl } : {}) })
-      : new JobsClient(new GatewayClient(options.url, options.token ?? savedDevToken()));
+      : new JobsClient(new GatewayClient(options.url, options.token ?? savedDevToken(options.stateDir)));
   const withGateway = (command: Command) =>
     command
-      .option("--url <gateway>", "the gateway", DEFAULT_URL)
+      .addOption(new Option("--url <gateway>", "the gateway").env("EDGEGYM_URL").default(DEFAULT_URL))
       .addOption(new Option("--token <token>", "bearer token").env("EDGEGYM_TOKEN"))
+      .option("--state-dir <dir>", "without --token: the dev token that `edgegym dev --state-dir <dir>` saved", STATE_DIR)
       .addOption(new Option("--bucket <s3://bucket/prefix>", "AWS: the jobs' bucket (instead of a gateway)").env("EDGEGYM_BUCKET"))
       .addOption(new Option("--queue-url <sqs url>", "AWS: the rollouts queue (for resume)").env("EDGEGYM_QUEUE_URL"));
 

@@ -3,7 +3,8 @@ import path from "node:path";
 import { Command } from "commander";
 import { modelFromEnv, startLocal } from "../emulation.js";
 import { discoverEnvironments } from "../environments.js";
-import { STATE_DIR } from "../paths.js";
+import { STATE_DIR, shownPath } from "../paths.js";
+import { awsCommand } from "./aws-command.js";
 import { exitQuietlyOnBrokenPipe } from "./broken-pipe.js";
 import { collectCommand } from "./collect-command.js";
 import { datasetCommand } from "./dataset-command.js";
@@ -15,12 +16,16 @@ import { forgetDevToken, localAuth, saveDevToken } from "./token.js";
 import { workerCommand } from "./worker.js";
 
 exitQuietlyOnBrokenPipe();
+// The AWS SDK warns on every client it makes under Node < 22 (nine lines on stderr, for a support policy, not this command's
+// work): its documented switch turns that off, unless the user set it themselves.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 
 const program = new Command("edgegym").description("Reinforcement-learning environments for LLM agents, on the edge.");
 
 program.addCommand(collectCommand());
 program.addCommand(jobsCommand());
 program.addCommand(workerCommand());
+program.addCommand(awsCommand());
 program.addCommand(datasetCommand());
 program.addCommand(exportCommand());
 program.addCommand(reverifyCommand());
@@ -39,6 +44,7 @@ program
   )
   .option("--state-dir <dir>", "the local state folder: Durable Objects and the bucket in <dir>/state, logs in <dir>/logs", STATE_DIR)
   .action(async (options: { port: number; environments?: string[]; stateDir: string }) => {
+    const stateDir = path.resolve(options.stateDir);
     const known = discoverEnvironments();
     const unknown = (options.environments ?? []).filter((name) => !known.includes(name));
     if (unknown.length) throw new Error(`no environment ${unknown.map((n) => `"${n}"`).join(", ")} (known: ${known.join(", ")})`);
@@ -48,10 +54,10 @@ program
       ...localAuth(process.env.EDGEGYM_TOKEN),
       verbose: true,
       environments: options.environments,
-      persist: path.join(options.stateDir, "state"),
+      persist: path.join(stateDir, "state"),
       // The queues were in memory: running jobs left by the last process get back what they miss.
       resumeRunning: true,
-      logs: { dir: path.join(options.stateDir, "logs"), echo: true },
+      logs: { dir: path.join(stateDir, "logs"), echo: true },
     });
     process.stdout.write(
       `edgegym gateway: ${local.url}\ndashboard: ${local.url}/\nmodel: ${local.modelBaseUrl}\nenvironments: ${local.environments.join(", ")}\n`,
@@ -59,10 +65,12 @@ program
     // A token made up for this run is shown once and saved where the CLI finds it (`edgegym jobs …` without --token).
     const token = local.token;
     if (token) {
-      saveDevToken(token);
+      const file = saveDevToken(token, stateDir);
       // On exit, however it comes (Miniflare's own signal handler may end the process first): the token dies with the run.
-      process.once("exit", () => forgetDevToken(token));
-      process.stdout.write(`dev token: ${token}\n  (saved in .edgegym/dev-token; send it as Authorization: Bearer <token>)\n`);
+      process.once("exit", () => forgetDevToken(token, stateDir));
+      // Another state folder than the default: the other commands are told where to look.
+      const elsewhere = stateDir === STATE_DIR ? "" : ` (\`edgegym jobs …\` and \`collect --url\` read it with --state-dir ${shownPath(stateDir)})`;
+      process.stdout.write(`dev token: ${token}\n  (saved in ${shownPath(file)}${elsewhere}; send it as Authorization: Bearer <token>)\n`);
     }
     for (const job of local.recovered.jobs) process.stdout.write(`resumed job ${job.id}: ${job.resumed} rollout(s) re-enqueued\n`);
     if (local.logFile) process.stdout.write(`logs: ${local.logFile} (follow with \`edgegym logs --follow\`)\n`);

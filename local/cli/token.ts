@@ -1,12 +1,14 @@
 // Which bearer token the CLI uses: --token / EDGEGYM_TOKEN; for an emulation it starts itself, the dev token it made;
-// against a running `npm run dev`, the token that run saved in .edgegym/dev-token.
+// against a running `edgegym dev`, the token that run saved in its state folder (.edgegym/dev-token unless --state-dir).
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseApiTokens } from "../../contracts/tokens.js";
 import type { Local } from "../emulation.js";
 import { STATE_DIR } from "../paths.js";
 
-export const DEV_TOKEN_FILE = path.join(STATE_DIR, "dev-token");
+/** Where `edgegym dev` saves its dev token, in a state folder. */
+export const devTokenFile = (stateDir: string = STATE_DIR): string => path.join(stateDir, "dev-token");
+export const DEV_TOKEN_FILE = devTokenFile();
 
 /**
  * What a self-started emulation accepts: API_TOKENS as set; else the caller's own token (EDGEGYM_TOKEN or --token) as
@@ -25,17 +27,21 @@ export function tokenForLocal(local: Local, token: string | undefined, env: Node
   return env.API_TOKENS ? parseApiTokens(env.API_TOKENS)[0]?.token : undefined;
 }
 
-/** The token `npm run dev` saved, for commands pointed at it without --token. */
-export function savedDevToken(): string | undefined {
-  return existsSync(DEV_TOKEN_FILE) ? readFileSync(DEV_TOKEN_FILE, "utf8").trim() || undefined : undefined;
+/** The token `edgegym dev` saved in `stateDir`, for commands pointed at it without --token. */
+export function savedDevToken(stateDir: string = STATE_DIR): string | undefined {
+  const file = devTokenFile(stateDir);
+  return existsSync(file) ? readFileSync(file, "utf8").trim() || undefined : undefined;
 }
 
-export function saveDevToken(token: string): void {
-  mkdirSync(STATE_DIR, { recursive: true });
-  writeFileSync(DEV_TOKEN_FILE, `${token}\n`, { mode: 0o600 });
+/** Saves the token in `stateDir`; returns the file. */
+export function saveDevToken(token: string, stateDir: string = STATE_DIR): string {
+  mkdirSync(stateDir, { recursive: true });
+  const file = devTokenFile(stateDir);
+  writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  return file;
 }
 
-export function forgetDevToken(token: string): void {
-  // Only our own: another `npm run dev` may have written its token since.
-  if (savedDevToken() === token) rmSync(DEV_TOKEN_FILE, { force: true });
+export function forgetDevToken(token: string, stateDir: string = STATE_DIR): void {
+  // Only our own: another `edgegym dev` may have written its token since.
+  if (savedDevToken(stateDir) === token) rmSync(devTokenFile(stateDir), { force: true });
 }

@@ -33,11 +33,32 @@ async function deadLetterQueue(sqs: SQSClient, queueUrl: string): Promise<string
 }
 
 interface Tally {
+  /** Messages received: rollouts, and chunks to expand into rollouts. */
   received: number;
+  /** Rollouts whose record (scored, or a failure) this worker wrote: an expand message is no rollout. */
   done: number;
   retried: number;
   released: number;
   errors: number;
+}
+
+/** The agent's ports with each result it records counted. */
+function countingResults(ports: AgentPorts, count: (rollouts: number) => void): AgentPorts {
+  const results = ports.results;
+  return {
+    ...ports,
+    results: {
+      limits: results.limits,
+      async send(body, options) {
+        await results.send(body, options);
+        count(1);
+      },
+      async sendBatch(messages) {
+        await results.sendBatch(messages);
+        count(messages.length);
+      },
+    },
+  };
 }
 
 function progressLine(tally: Tally, inFlight: number): string {
@@ -69,7 +90,12 @@ export function workerCommand(): Command {
           "worker: this bucket ignores conditional writes (If-None-Match); results are kept exactly once only while this is the one worker\n",
         );
       const environments = await loadEnvironments(PROJECT_ROOT, chooseEnvironments(PROJECT_ROOT, options.environments));
-      const { ports } = awsAgent({ clients, queueUrl: options.queueUrl, bucket, environments, conditionalWrites: honoured ? "native" : "emulated" });
+      const tally: Tally = { received: 0, done: 0, retried: 0, released: 0, errors: 0 };
+      const agent = awsAgent({ clients, queueUrl: options.queueUrl, bucket, environments, conditionalWrites: honoured ? "native" : "emulated" });
+      // "done" counts records written, not acked messages: an expand message, or a rollout handed back as a new message, is acked too.
+      const ports = countingResults(agent.ports, (rollouts) => {
+        tally.done += rollouts;
+      });
       const dlqUrl: string | undefined = options.dlqUrl ?? (await deadLetterQueue(clients.sqs, options.queueUrl));
       const stop = new AbortController();
       const onSignal = (name: string) => () => {
@@ -82,7 +108,6 @@ export function workerCommand(): Command {
       process.once("SIGTERM", onTerm);
       process.once("SIGINT", onInt);
 
-      const tally: Tally = { received: 0, done: 0, retried: 0, released: 0, errors: 0 };
       let inFlight = 0;
       const onProgress = (event: PollEvent) => {
         if (event.type === "received") {
@@ -90,7 +115,7 @@ export function workerCommand(): Command {
           inFlight += event.ids.length;
         } else if (event.type === "acked" || event.type === "retried" || event.type === "released") {
           inFlight -= event.ids.length;
-          tally[event.type === "acked" ? "done" : event.type] += event.ids.length;
+          if (event.type !== "acked") tally[event.type] += event.ids.length;
         } else if (event.type === "error") {
           tally.errors++;
           process.stderr.write(`worker: ${event.stage} error: ${event.error instanceof Error ? event.error.message : String(event.error)}\n`);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { guardedStore } from "../../storage/guarded.js";
 import { conditionalWritesHonoured, s3Store } from "../../storage/s3.js";
 import { listAll, type ObjectStore } from "../../storage/store.js";
-import { startConditionalProxy } from "./conditional-proxy.js";
+import { startConditionalFront } from "../../local/aws/conditional-s3.js";
 import { countCommands, type LocalAws, startLocalAws, unique } from "./fauxqs.js";
 
 let aws: LocalAws;
@@ -125,7 +125,7 @@ describe("conditional put (onlyIfAbsent)", () => {
 
   it("native against an endpoint that answers 412 (as S3 and R2 do): the second writer gets false", async () => {
     const bucket = freshBucket();
-    const proxy = await startConditionalProxy(aws.endpoint);
+    const proxy = await startConditionalFront(aws.endpoint);
     const client = new S3Client({ endpoint: proxy.url, region: "us-east-1", forcePathStyle: true, credentials: { accessKeyId: "l", secretAccessKey: "l" } });
     try {
       expect(await conditionalWritesHonoured(client, bucket)).toBe(true);

@@ -1,4 +1,4 @@
-// The AWS path on this machine for a test file: fauxqs (SQS + S3), the conditional-write proxy in front of its S3 (so
+// The AWS path on this machine for a test file: fauxqs (SQS + S3), the conditional-write front (local/aws/conditional-s3.ts) before its S3 (so
 // records meet a real 412), the vLLM simulator as the model, and the variables a Lambda or `edgegym worker` reads.
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -11,7 +11,7 @@ import { PROJECT_ROOT } from "../../local/paths.js";
 import { type Simulator, startSimulator } from "../../local/simulator/server.js";
 import { createQueueWithDlq, sqsQueue } from "../../queues/sqs.js";
 import { awsClients } from "../../storage/aws.js";
-import { startConditionalProxy } from "./conditional-proxy.js";
+import { startConditionalFront } from "../../local/aws/conditional-s3.js";
 import { type LocalAws, startLocalAws, unique } from "./fauxqs.js";
 
 export interface AwsStack {
@@ -25,7 +25,7 @@ export interface AwsStack {
 
 export async function startAwsStack(simulatorLatencyMs = 0): Promise<AwsStack> {
   const aws = await startLocalAws();
-  const proxy = await startConditionalProxy(aws.endpoint);
+  const proxy = await startConditionalFront(aws.endpoint);
   const simulator = await startSimulator({ latencyMs: simulatorLatencyMs });
   const env = {
     AWS_ENDPOINT_URL_SQS: aws.endpoint,

@@ -93,8 +93,10 @@ describe("edgegym worker", () => {
     for (const w of workers) w.child.kill("SIGTERM");
     expect(await Promise.all(workers.map((w) => w.exited))).toEqual([0, 0]);
     for (const w of workers) expect(w.stderr()).not.toMatch(/ignores conditional writes/);
-    // Both took a share of the work.
-    for (const w of workers) expect(Number(/worker: (\d+) done/.exec(w.stderr().split("\n").filter(Boolean).at(-1) ?? "")?.[1] ?? 0)).toBeGreaterThan(0);
+    // Both took a share of the work, and their counts add up to the rollouts (the job's expand message is none).
+    const done = workers.map((w) => Number(/worker: (\d+) done/.exec(w.stderr().split("\n").filter(Boolean).at(-1) ?? "")?.[1] ?? 0));
+    for (const n of done) expect(n).toBeGreaterThan(0);
+    expect(done[0]! + done[1]!).toBe(rows * 8);
   });
 
   it("warns when the bucket ignores conditional writes (fauxqs without the proxy) and falls back to the in-process emulation", async () => {

@@ -1,5 +1,5 @@
-// A proxy in front of fauxqs that keeps `If-None-Match: *` on PutObject as S3 and R2 do (fauxqs 1.9.2 ignores it), so
-// the store's native conditional path meets a real 412 PreconditionFailed response.
+// A front for fauxqs that keeps `If-None-Match: *` on PutObject as S3 and R2 do (fauxqs 1.9.2 ignores it), so the store's
+// native conditional path meets a real 412 PreconditionFailed; every other request (S3 or SQS) passes through unchanged.
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -14,34 +14,49 @@ function forwardable(headers: IncomingHttpHeaders): Record<string, string> {
 const PRECONDITION_FAILED =
   '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>PreconditionFailed</Code><Message>At least one of the pre-conditions you specified did not hold</Message><Condition>If-None-Match</Condition></Error>';
 
-export async function startConditionalProxy(target: string): Promise<{ url: string; close(): Promise<void> }> {
+export interface ConditionalFront {
+  /** The front's base URL: the endpoint to give the AWS SDK. */
+  url: string;
+  close(): Promise<void>;
+}
+
+type Answer = { status: number; headers: Headers; body: Buffer };
+
+/** Listens on 127.0.0.1:`port` (0 picks a free one) and forwards to `target`. */
+export async function startConditionalFront(target: string, port = 0): Promise<ConditionalFront> {
+  // One conditional writer of a key at a time: the HEAD and the PUT are one step, as in S3.
   const locks = new Map<string, Promise<unknown>>();
+  const exclusive = async (key: string, work: () => Promise<Answer>): Promise<Answer> => {
+    const run = (locks.get(key) ?? Promise.resolve()).then(work, work);
+    const tail = run.catch(() => undefined);
+    locks.set(key, tail);
+    try {
+      return await run;
+    } finally {
+      if (locks.get(key) === tail) locks.delete(key);
+    }
+  };
+
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", async () => {
       const url = `${target}${request.url}`;
       const headers = forwardable(request.headers);
-      const send = async (method = request.method ?? "GET") => {
+      const send = async (method = request.method ?? "GET"): Promise<Answer> => {
         const upstream = await fetch(url, { method, headers, ...(method === "GET" || method === "HEAD" ? {} : { body: Buffer.concat(chunks) }) });
         return { status: upstream.status, headers: upstream.headers, body: Buffer.from(await upstream.arrayBuffer()) };
       };
       try {
-        let answer: Awaited<ReturnType<typeof send>>;
+        let answer: Answer;
         if (request.method === "PUT" && request.headers["if-none-match"] === "*") {
-          // One conditional writer of a key at a time: the HEAD and the PUT are one step, as in S3.
-          const key = request.url ?? "";
-          const turn = (locks.get(key) ?? Promise.resolve()).then(async () => {
-            const head = await fetch(url, { method: "HEAD", headers });
+          answer = await exclusive(request.url ?? "", async () => {
+            const { "if-none-match": _condition, ...plain } = headers;
+            const head = await fetch(url, { method: "HEAD", headers: plain });
             if (head.status === 200)
               return { status: 412, headers: new Headers({ "content-type": "application/xml" }), body: Buffer.from(PRECONDITION_FAILED) };
             return send();
           });
-          locks.set(
-            key,
-            turn.catch(() => undefined),
-          );
-          answer = await turn;
         } else answer = await send();
         answer.headers.forEach((value, name) => {
           if (!HOP_BY_HOP.has(name)) response.setHeader(name, value);
@@ -54,10 +69,16 @@ export async function startConditionalProxy(target: string): Promise<{ url: stri
       }
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const { port: bound } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${bound}`,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
