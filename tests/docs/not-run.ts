@@ -46,16 +46,6 @@ export const RUN_BY_OTHER_TESTS: Record<string, { file: string; shows: string }>
  * (`it.fails`): when the fix is merged they pass, the expectation fails, and the entry must be taken off this list.
  */
 export const KNOWN_BROKEN_UNTIL_MERGE: Record<string, string> = {
-  "npx edgegym jobs list": "the jobs commands read no EDGEGYM_URL: they go to 127.0.0.1:8787 (issue 21, item 5)",
-  "npx edgegym jobs status <id> [--json]": "no EDGEGYM_URL (item 5); and `jobs status` prints no metrics once complete (item 7)",
-  "npx edgegym jobs results <id> -o out.jsonl": "the jobs commands read no EDGEGYM_URL (item 5)",
-  "npx edgegym jobs results <id> -o out.jsonl --follow": "the jobs commands read no EDGEGYM_URL (item 5)",
-  "npx edgegym jobs cancel <id>": "the jobs commands read no EDGEGYM_URL (item 5)",
-  "npx edgegym jobs resume <id>": "the jobs commands read no EDGEGYM_URL (item 5)",
-  "python3 integrations/python/examples/grpo_batch.py --gateway http://127.0.0.1:8787 --data environments/example_multi_step/data/example.jsonl --environment example_multi_step --prompts 4 --group-size 8":
-    "no token: the Python client does not read the dev token `npm run dev` saved, so the gateway answers 401 (item 6)",
-  "python3 integrations/python/examples/grpo_batch.py --gateway … --data rows.jsonl --prompts 4 --group-size 8":
-    "no token: the Python client does not read the dev token `npm run dev` saved, so the gateway answers 401 (item 6)",
 };
 
 export { PROJECT_ROOT };
