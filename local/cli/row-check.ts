@@ -3,11 +3,12 @@ import { createReadStream } from "node:fs";
 import { Readable } from "node:stream";
 import { jsonLimitError } from "../../http/json.js";
 import { readLines } from "../../http/jsonl.js";
-import { type DatasetRow, isFunctionTool } from "../../protocol/index.js";
+import type { DatasetRow } from "../../protocol/index.js";
 import { environmentFromAgentName } from "./agent-ref.js";
 import { type DatasetProblem, parseValue } from "./dataset.js";
 import { type LoadedEnvironment, loadEnvironment } from "./environment-runner.js";
 import { applyPromptConfig, type LoadedPromptConfig } from "./prompt-config.js";
+import { toolProblems } from "./tool-check.js";
 
 export interface RowCheckOptions {
   /** Every row is for this environment; without it, a row's agent_ref names its environment (if bundled). */
@@ -47,21 +48,9 @@ export async function* fileLines(file: string, options: { maxLineBytes?: number 
   }
 }
 
-/** The environment-specific problems: missing or malformed task fields, tools the environment does not serve. */
+/** The environment-specific problems: missing or malformed task fields, and the tools (see tool-check.ts). */
 function environmentProblems(environment: LoadedEnvironment, row: DatasetRow): { path: string; message: string }[] {
-  const problems = environment.taskProblems(row);
-  // An environment without tools of its own only reads the model's calls in verify (xlam_fc, structured_outputs): any tool may be offered.
-  if (environment.tools.length > 0) {
-    (row.responses_create_params.tools ?? []).forEach((tool, i) => {
-      if (isFunctionTool(tool) && !environment.tools.includes(tool.name)) {
-        problems.push({
-          path: `responses_create_params.tools.${i}.name`,
-          message: `"${tool.name}" is not a tool of ${environment.name} (its tools: ${environment.tools.join(", ")})`,
-        });
-      }
-    });
-  }
-  return problems;
+  return [...environment.taskProblems(row), ...toolProblems(environment, row)];
 }
 
 export async function checkRow(text: string, file: string, line: number, options: RowCheckOptions): Promise<RowVerdict> {
