@@ -18,6 +18,8 @@ export interface RowCheckOptions {
   known: string[];
   /** Skip the environment checks: the protocol (and template) only. */
   protocolOnly?: boolean;
+  /** Environments this process can load and check against (a gateway may serve others): the rest get the protocol only. */
+  bundled?: readonly string[];
   /** What fileLines found wrong with the line itself (its bytes), if anything. */
   lineProblem?: string;
 }
@@ -76,7 +78,7 @@ export async function checkRow(text: string, file: string, line: number, options
   const agentName = row.agent_ref?.name;
   const named = agentName ? environmentFromAgentName(agentName, options.known) : undefined;
   const environment = options.environment ?? named;
-  if (options.protocolOnly || !environment) return { ok: true, row, raw, environment };
+  if (options.protocolOnly || !environment || (options.bundled && !options.bundled.includes(environment))) return { ok: true, row, raw, environment };
   // An explicit environment wins over the row's agent_ref, as the gateway's jobs do: no mismatch to report.
   const problems: DatasetProblem[] = [];
   const loaded = await loadEnvironment(environment);
