@@ -136,7 +136,11 @@ async function run(flags: CollectFlags): Promise<void> {
     };
     try {
       if (flags.direct && gateway) report(await collectDirect(gateway, { ...common, concurrency: flags.concurrency }), flags.allowSkipped);
-      else report(await collectJob(client, { ...common, onJob: (job) => process.stderr.write(`job ${job.id}: ${job.counts.total} rollouts\n`) }), flags.allowSkipped);
+      else
+        report(
+          await collectJob(client, { ...common, onJob: (job) => process.stderr.write(`job ${job.id}: ${job.counts.total} rollouts\n`) }),
+          flags.allowSkipped,
+        );
     } catch (error) {
       if (error instanceof JobCancelled) {
         process.stderr.write(

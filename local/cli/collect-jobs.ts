@@ -179,23 +179,33 @@ async function followJob(
     throw new PartialCollection(new CollectInterrupted(job), [], true);
   };
   try {
-    while (job.status === "running" && !streamed && !options.signal?.aborted) {
-      await sleep(options.pollMs ?? 250);
+    try {
+      while (job.status === "running" && !streamed && !options.signal?.aborted) {
+        await sleep(options.pollMs ?? 250);
+        job = await jobs.get(job.id);
+        advance(progress, reported, job.counts);
+      }
+      if (options.signal?.aborted) await interrupted();
+      await streaming;
+      // Interrupted while the last records streamed (the stream ends quietly when cut): the same as before it.
+      if (options.signal?.aborted) await interrupted();
       job = await jobs.get(job.id);
       advance(progress, reported, job.counts);
-    }
-    if (options.signal?.aborted) await interrupted();
-    await streaming;
-    // Interrupted while the last records streamed (the stream ends quietly when cut): the same as before it.
-    if (options.signal?.aborted) await interrupted();
-    job = await jobs.get(job.id);
-    advance(progress, reported, job.counts);
-    if (job.status === "cancelled") {
-      // Cancelled under this command: not a finished collection. What landed (rollouts still running may land after the
-      // stream ended) is written in order; --resume collects the rest.
-      const landed = await catchUp(jobs, job.id, plan, options.output, before).catch(() => streaming);
-      await sortByIndex(options.output);
-      throw new PartialCollection(new JobCancelled(job, landed), [], true);
+      if (job.status === "cancelled") {
+        // Cancelled under this command: not a finished collection. What landed (rollouts still running may land after the
+        // stream ended) is written in order; --resume collects the rest.
+        const landed = await catchUp(jobs, job.id, plan, options.output, before).catch(() => streaming);
+        await sortByIndex(options.output);
+        throw new PartialCollection(new JobCancelled(job, landed), [], true);
+      }
+    } catch (error) {
+      // A terminal's Ctrl-C signals workerd too: a poll or a download that failed because the local emulation went with
+      // it is the interruption, and the records streamed so far are still put in order. (The failure may be seen a moment
+      // before the signal is: it is given that moment.)
+      if (error instanceof PartialCollection) throw error;
+      if (options.signal && !options.signal.aborted) await sleep(200);
+      if (options.signal?.aborted) await interrupted();
+      throw error;
     }
   } finally {
     options.signal?.removeEventListener("abort", onAbort);
