@@ -191,9 +191,10 @@ async function followJob(
       if (options.signal?.aborted) await interrupted();
       job = await jobs.get(job.id);
       advance(progress, reported, job.counts);
-      if (job.status === "cancelled") {
-        // Cancelled under this command: not a finished collection. What landed (rollouts still running may land after the
-        // stream ended) is written in order; --resume collects the rest.
+      if (job.status === "cancelled" && job.counts.done + job.counts.failed < job.counts.total) {
+        // Cancelled under this command, rollouts missing: not a finished collection. What landed (rollouts still running
+        // may land after the stream ended) is written in order; --resume collects the rest. (A cancel that came after
+        // every rollout had its result changed nothing: that collection is complete.)
         const landed = await catchUp(jobs, job.id, plan, options.output, before).catch(() => streaming);
         await sortByIndex(options.output);
         throw new PartialCollection(new JobCancelled(job, landed), [], true);
@@ -249,7 +250,7 @@ async function awaitJob(
   } finally {
     progress.stop();
   }
-  if (job.status === "cancelled") {
+  if (job.status === "cancelled" && job.counts.done + job.counts.failed < job.counts.total) {
     const partial = await downloadLines(jobs, job.id, "rollouts", plan);
     throw new PartialCollection(new JobCancelled(job, partial.length), partial);
   }
