@@ -32,7 +32,12 @@ async function until(what: string, check: () => boolean, said: { stderr: string 
   throw new Error(`timed out waiting for ${what}; the command said: ${said.stderr}`);
 }
 
-const linesIn = (file: string) => (existsSync(file) ? readFileSync(file, "utf8").split("\n").filter((line) => line.trim()).length : 0);
+const linesIn = (file: string) =>
+  existsSync(file)
+    ? readFileSync(file, "utf8")
+        .split("\n")
+        .filter((line) => line.trim()).length
+    : 0;
 const jobOf = (stderr: string) => /job (job_\w+): 20 rollouts/.exec(stderr)?.[1];
 const killGroup = (child: ChildProcess) => process.kill(-child.pid!, "SIGINT");
 
