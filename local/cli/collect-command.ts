@@ -7,7 +7,7 @@ import { localAuth, savedDevToken, tokenForLocal } from "./token.js";
 import { BucketJobsClient } from "./bucket-client.js";
 import { PROJECT_ROOT, STATE_DIR } from "../paths.js";
 import { collectDirect } from "./collect-direct.js";
-import { CollectInterrupted, collectJob } from "./collect-jobs.js";
+import { CollectInterrupted, collectJob, JobCancelled } from "./collect-jobs.js";
 import type { CollectSummary } from "./collect-output.js";
 import { parseRepeats, type RepeatsSpec } from "./collect-plan.js";
 import { SPLITS } from "./collate.js";
@@ -15,7 +15,12 @@ import { formatProblem } from "./dataset.js";
 import { GatewayClient, JobsClient } from "./gateway-client.js";
 import { loadPromptConfig } from "./prompt-config.js";
 import { progressBar } from "./progress.js";
+import { onInterrupt } from "./interrupt.js";
 import { metricsTable } from "./table.js";
+
+/** Exit codes beside 0 (all ran), 1 (an error, or nothing collected) and 130 (Ctrl-C): documented in the README's collect section. */
+export const EXIT_ROWS_SKIPPED = 2;
+export const EXIT_JOB_CANCELLED = 3;
 
 export function positiveInt(value: string): number {
   const n = Number(value);
@@ -59,6 +64,8 @@ interface CollectFlags {
   /** AWS: the SQS rollouts queue and the S3 bucket (`s3://bucket/prefix`) the job lives in, instead of a gateway. */
   queueUrl?: string;
   bucket?: string;
+  /** Exit 0 though bad input rows were skipped (the rest ran). */
+  allowSkipped?: boolean;
 }
 
 /** The input file: --input, or a split of a collated directory, or of an environment's data/ folder. */
@@ -73,7 +80,7 @@ export function resolveInput(flags: Pick<CollectFlags, "input" | "split" | "envi
   return flags.input;
 }
 
-function report(summary: CollectSummary): void {
+function report(summary: CollectSummary, allowSkipped = false): void {
   for (const problem of summary.problems) process.stderr.write(`skipped ${formatProblem(problem)}\n`);
   const columns = Object.entries(summary.environments).map(([environment, counts]) => ({ environment, ...counts }));
   process.stdout.write(`${metricsTable(columns)}\n\n`);
@@ -81,7 +88,13 @@ function report(summary: CollectSummary): void {
   if (summary.files.failures) process.stdout.write(`failures: ${summary.files.failures} (${summary.failed})\n`);
   process.stdout.write(`metrics:  ${summary.files.metrics}\n`);
   process.stdout.write(`aggregate metrics (NeMo Gym's format): ${summary.files.aggregateMetrics}\n`);
-  if (summary.problems.length) process.stderr.write(`${summary.problems.length} input problem(s) reported above\n`);
+  const badRows = new Set(summary.problems.map((problem) => `${problem.file}:${problem.line}`)).size;
+  if (summary.problems.length) {
+    process.stderr.write(
+      `${badRows} bad row(s) skipped (${summary.problems.length} problem(s) above)${allowSkipped ? "" : `: exit ${EXIT_ROWS_SKIPPED} (--allow-skipped exits 0)`}\n`,
+    );
+    if (!allowSkipped) process.exitCode = EXIT_ROWS_SKIPPED;
+  }
   if (summary.rollouts === 0) process.exitCode = 1;
 }
 
@@ -94,15 +107,18 @@ async function run(flags: CollectFlags): Promise<void> {
   const promptConfig = flags.promptConfig ? loadPromptConfig(flags.promptConfig) : undefined;
   let local: Local | undefined;
   const controller = new AbortController();
-  const interrupt = () => controller.abort();
-  process.once("SIGINT", interrupt);
+  const interrupts = onInterrupt(() => controller.abort());
   const aws = flags.queueUrl || flags.bucket;
-  if (aws && (!flags.queueUrl || !flags.bucket)) throw new Error("the AWS path needs both --queue-url <sqs url> and --bucket <s3://bucket/prefix>");
-  if (aws && flags.direct) throw new Error("--direct calls a gateway's /run: it does not go with --queue-url/--bucket");
+  const resume = "run the same command with --resume to collect only the rest";
   try {
+    if (aws && (!flags.queueUrl || !flags.bucket)) throw new Error("the AWS path needs both --queue-url <sqs url> and --bucket <s3://bucket/prefix>");
+    if (aws && flags.direct) throw new Error("--direct calls a gateway's /run: it does not go with --queue-url/--bucket");
     if (!flags.url && !aws) {
       process.stderr.write("starting the local emulation…\n");
       local = await startLocal({ port: 0, ...modelFromEnv(), ...localAuth(flags.token) });
+      process.stderr.write(`local emulation: ${local.url} (its dashboard at ${local.url}/ while collect runs)\n`);
+      // Ctrl-C is collect's until the emulation is stopped: Miniflare's own hook would exit before the output is written.
+      interrupts.claim();
     }
     const gateway = aws
       ? undefined
@@ -123,14 +139,25 @@ async function run(flags: CollectFlags): Promise<void> {
       signal: controller.signal,
     };
     try {
-      if (flags.direct && gateway) report(await collectDirect(gateway, { ...common, concurrency: flags.concurrency }));
-      else report(await collectJob(client, { ...common, onJob: (job) => process.stderr.write(`job ${job.id}: ${job.counts.total} rollouts\n`) }));
+      if (flags.direct && gateway) report(await collectDirect(gateway, { ...common, concurrency: flags.concurrency }), flags.allowSkipped);
+      else
+        report(
+          await collectJob(client, { ...common, onJob: (job) => process.stderr.write(`job ${job.id}: ${job.counts.total} rollouts\n`) }),
+          flags.allowSkipped,
+        );
     } catch (error) {
+      if (error instanceof JobCancelled) {
+        process.stderr.write(
+          `\njob ${error.job.id} was cancelled: ${error.landed} of ${error.job.counts.total} rollouts landed, written in order to ${flags.output}; ${resume}.\n`,
+        );
+        process.exitCode = EXIT_JOB_CANCELLED;
+        return;
+      }
       if (!controller.signal.aborted) throw error;
-      const resume = "run the same command with --resume to collect only the rest";
       if (error instanceof CollectInterrupted) {
-        // Locally the job ends with the emulation: cancelled, so the next start does not resume it (a --resume collects the rest).
-        if (local && gateway) await new JobsClient(gateway).cancel(error.job.id);
+        // Locally the job ends with the emulation: cancelled, so the next start does not resume it (a --resume collects
+        // the rest). A terminal's Ctrl-C reaches workerd too, which may be gone already: then there is nothing to cancel.
+        if (local && gateway) await new JobsClient(gateway).cancel(error.job.id).catch(() => undefined);
         const where = aws ? ` --bucket ${flags.bucket}` : flags.url ? ` --url ${flags.url}` : "";
         const follow = `edgegym jobs status ${error.job.id}${where}`;
         process.stderr.write(
@@ -144,7 +171,7 @@ async function run(flags: CollectFlags): Promise<void> {
       process.exitCode = 130;
     }
   } finally {
-    process.off("SIGINT", interrupt);
+    interrupts.release();
     await local?.stop();
   }
 }
@@ -173,6 +200,7 @@ export function collectCommand(): Command {
     .addOption(new Option("--url <gateway>", "an edgegym gateway; without it the local emulation is started and stopped").env("EDGEGYM_URL"))
     .option("--queue-url <sqs url>", "AWS: enqueue to this SQS rollouts queue (with --bucket) instead of a gateway")
     .option("--bucket <s3://bucket/prefix>", "AWS: where the job's inputs and results live")
+    .option("--allow-skipped", `exit 0 though bad input rows were skipped (without it: exit ${EXIT_ROWS_SKIPPED} once the rest has run)`)
     .addOption(new Option("--token <token>", "bearer token for the gateway").env("EDGEGYM_TOKEN"))
     .option("--state-dir <dir>", "with --url and no --token: the dev token that `edgegym dev --state-dir <dir>` saved", STATE_DIR)
     .action(run);

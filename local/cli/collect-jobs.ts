@@ -34,6 +34,17 @@ export class CollectInterrupted extends Error {
   }
 }
 
+/** The job was cancelled (`jobs cancel`, the dashboard) while this command followed it: what had landed is written. */
+export class JobCancelled extends Error {
+  constructor(
+    readonly job: JobSnapshot,
+    /** Rollouts of this job in the output. */
+    readonly landed: number,
+  ) {
+    super(`job ${job.id} was cancelled: ${landed} of ${job.counts.total} rollouts landed`);
+  }
+}
+
 async function downloadLines(jobs: JobsApi, id: string, kind: "rollouts" | "failures", plan: Plan): Promise<RecordLine[]> {
   const stream = Readable.fromWeb((await jobs.lines(id, kind)) as NodeReadableStream<Uint8Array>);
   const records: RecordLine[] = [];
@@ -102,11 +113,12 @@ async function streamRecords(jobs: JobsClient, id: string, plan: Plan, output: s
   return written;
 }
 
-/** Replaces what this run streamed (the output past `from` bytes) with every rollout the job has now, in its order. */
-async function catchUp(jobs: JobsClient, id: string, plan: Plan, output: string, from: number): Promise<void> {
+/** Replaces what this run streamed (the output past `from` bytes) with every rollout the job has now; returns their count. */
+async function catchUp(jobs: JobsClient, id: string, plan: Plan, output: string, from: number): Promise<number> {
   const records = await downloadLines(jobs, id, "rollouts", plan);
   truncateSync(output, from);
   appendFileSync(output, records.map((record) => `${JSON.stringify(record)}\n`).join(""));
+  return records.length;
 }
 
 /** Runs the plan as one job; records are written to the output as they land (where the backend follows a job), then put in order. */
@@ -167,17 +179,35 @@ async function followJob(
     throw new PartialCollection(new CollectInterrupted(job), [], true);
   };
   try {
-    while (job.status === "running" && !streamed && !options.signal?.aborted) {
-      await sleep(options.pollMs ?? 250);
+    try {
+      while (job.status === "running" && !streamed && !options.signal?.aborted) {
+        await sleep(options.pollMs ?? 250);
+        job = await jobs.get(job.id);
+        advance(progress, reported, job.counts);
+      }
+      if (options.signal?.aborted) await interrupted();
+      await streaming;
+      // Interrupted while the last records streamed (the stream ends quietly when cut): the same as before it.
+      if (options.signal?.aborted) await interrupted();
       job = await jobs.get(job.id);
       advance(progress, reported, job.counts);
+      if (job.status === "cancelled" && job.counts.done + job.counts.failed < job.counts.total) {
+        // Cancelled under this command, rollouts missing: not a finished collection. What landed (rollouts still running
+        // may land after the stream ended) is written in order; --resume collects the rest. (A cancel that came after
+        // every rollout had its result changed nothing: that collection is complete.)
+        const landed = await catchUp(jobs, job.id, plan, options.output, before).catch(() => streaming);
+        await sortByIndex(options.output);
+        throw new PartialCollection(new JobCancelled(job, landed), [], true);
+      }
+    } catch (error) {
+      // A terminal's Ctrl-C signals workerd too: a poll or a download that failed because the local emulation went with
+      // it is the interruption, and the records streamed so far are still put in order. (The failure may be seen a moment
+      // before the signal is: it is given that moment.)
+      if (error instanceof PartialCollection) throw error;
+      if (options.signal && !options.signal.aborted) await sleep(200);
+      if (options.signal?.aborted) await interrupted();
+      throw error;
     }
-    if (options.signal?.aborted) await interrupted();
-    await streaming;
-    // Interrupted while the last records streamed (the stream ends quietly when cut): the same as before it.
-    if (options.signal?.aborted) await interrupted();
-    job = await jobs.get(job.id);
-    advance(progress, reported, job.counts);
   } finally {
     options.signal?.removeEventListener("abort", onAbort);
     // Left by an error (a failed poll): the follow stream is stopped too, or it would hold the process until the job ends.
@@ -219,6 +249,10 @@ async function awaitJob(
     }
   } finally {
     progress.stop();
+  }
+  if (job.status === "cancelled" && job.counts.done + job.counts.failed < job.counts.total) {
+    const partial = await downloadLines(jobs, job.id, "rollouts", plan);
+    throw new PartialCollection(new JobCancelled(job, partial.length), partial);
   }
 
   const failures = job.counts.failed > 0 ? await downloadLines(jobs, job.id, "failures", plan) : [];

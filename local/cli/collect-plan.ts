@@ -4,6 +4,7 @@ import { createWriteStream, mkdtempSync, rmSync } from "node:fs";
 import { once } from "node:events";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { discoverEnvironments } from "../environments.js";
 import { environmentFromAgentName } from "./agent-ref.js";
 import type { DatasetRow } from "../../protocol/index.js";
 import type { DatasetProblem } from "./dataset.js";
@@ -124,15 +125,18 @@ export async function buildPlan(options: PlanOptions): Promise<Plan> {
   const accepted: { task: TaskInfo; line: number }[] = [];
   const inputs = new Map<string, { repeats: number; fields: Set<string> }>();
   let position = 0;
+  const bundled = discoverEnvironments();
   try {
     for await (const { line, text, problem } of fileLines(options.input, { maxLineBytes: MAX_LINE_BYTES })) {
       if (options.limit !== undefined && position >= options.limit) break;
       const index = position++;
+      // As `dataset validate` checks it: the protocol, then the environment's task fields and tools (where it is bundled here).
       const verdict = await checkRow(text, options.input, line, {
         lineProblem: problem,
         promptConfig: options.promptConfig,
+        environment: options.environment,
         known: options.known,
-        protocolOnly: true,
+        bundled,
       });
       if (!verdict.ok) {
         problems.push(...verdict.problems);

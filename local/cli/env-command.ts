@@ -1,4 +1,4 @@
-// `edgegym init <name>` and `edgegym env test <name>`: make an environment, and test one as NeMo Gym's ng_test does.
+// `edgegym init <name>`, `edgegym env test <name>` (as NeMo Gym's ng_test) and `edgegym env schema <name>`: make, test, describe one.
 import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,6 +9,8 @@ import { discoverEnvironments, exampleDataset } from "../environments.js";
 import { PROJECT_ROOT, shownPath } from "../paths.js";
 import { collectJob } from "./collect-jobs.js";
 import { formatProblem } from "./dataset.js";
+import { skeletonRow } from "./env-schema.js";
+import { loadEnvironment } from "./environment-runner.js";
 import { GatewayClient } from "./gateway-client.js";
 import { progressBar } from "./progress.js";
 import { scaffoldEnvironment } from "./scaffold.js";
@@ -63,6 +65,21 @@ export function envCommand(): Command {
         }
       } finally {
         await local.stop();
+      }
+    });
+  env
+    .command("schema <name>")
+    .description("print the environment's tools as a row offers them in responses_create_params.tools (derived from its zod parameters)")
+    .option("--row", "print instead a skeleton row (one JSONL line): input placeholder, the tools, each task field as <its type>")
+    .action(async (name: string, options: { row?: boolean }) => {
+      const environment = await loadEnvironment(name);
+      if (options.row) {
+        process.stdout.write(`${JSON.stringify(skeletonRow(environment))}\n`);
+        return;
+      }
+      process.stdout.write(`${JSON.stringify(environment.offered, null, 2)}\n`);
+      if (environment.offered.length === 0) {
+        process.stderr.write(`${name} serves no tools of its own: a row may offer any (its verify reads the model's calls), or none\n`);
       }
     });
   return env;

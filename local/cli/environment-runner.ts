@@ -2,10 +2,12 @@
 // Only this file imports environments/<name>/index.ts and the SDK's in-process perform(): a refactor of the SDK touches it alone.
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { z } from "zod";
+import { describeEnvironment } from "../../environments/sdk/describe.js";
 import type { Environment, Judge } from "../../environments/sdk/index.js";
 import { JudgeError } from "../../environments/sdk/index.js";
 import { noState, perform } from "../../environments/sdk/perform.js";
-import { issuesOf } from "../../protocol/index.js";
+import { type FunctionTool, issuesOf } from "../../protocol/index.js";
 import { discoverEnvironments } from "../environments.js";
 import { PROJECT_ROOT } from "../paths.js";
 
@@ -14,6 +16,10 @@ export interface LoadedEnvironment {
   name: string;
   /** Names of the tools it serves (empty: the model's tool calls are only read by verify). */
   tools: string[];
+  /** The tools exactly as the environment serves them (GET /tools), the form a row offers in responses_create_params.tools. */
+  offered: FunctionTool[];
+  /** The task fields' JSON schema (as a row's fields are read: input types), derived from the zod `task`. */
+  taskSchema(): Record<string, unknown>;
   /** A stateful environment keeps session state (Durable Object); its verify cannot run without the session. */
   stateful: boolean;
   /** A gymnasium environment (reset/step): no /verify to re-run. */
@@ -41,9 +47,15 @@ async function load(name: string, root: string): Promise<LoadedEnvironment> {
   const module = (await import(pathToFileURL(path.join(root, "environments", name, "index.ts")).href)) as { default: Environment };
   const definition = module.default;
   const gymnasium = definition.kind === "gymnasium";
+  const offered = describeEnvironment(definition).tools;
   return {
     name,
-    tools: definition.kind === "gymnasium" ? definition.tools.map((tool) => tool.name) : [...definition.tools.keys()],
+    tools: offered.map((tool) => tool.name),
+    offered,
+    taskSchema() {
+      const { $schema: _ignored, ...schema } = z.toJSONSchema(definition.task, { unrepresentable: "any", io: "input" }) as Record<string, unknown>;
+      return schema;
+    },
     stateful: definition.stateful,
     gymnasium,
     definition,

@@ -3,11 +3,12 @@ import { createReadStream } from "node:fs";
 import { Readable } from "node:stream";
 import { jsonLimitError } from "../../http/json.js";
 import { readLines } from "../../http/jsonl.js";
-import { type DatasetRow, isFunctionTool } from "../../protocol/index.js";
+import type { DatasetRow } from "../../protocol/index.js";
 import { environmentFromAgentName } from "./agent-ref.js";
 import { type DatasetProblem, parseValue } from "./dataset.js";
 import { type LoadedEnvironment, loadEnvironment } from "./environment-runner.js";
 import { applyPromptConfig, type LoadedPromptConfig } from "./prompt-config.js";
+import { toolProblems } from "./tool-check.js";
 
 export interface RowCheckOptions {
   /** Every row is for this environment; without it, a row's agent_ref names its environment (if bundled). */
@@ -17,6 +18,8 @@ export interface RowCheckOptions {
   known: string[];
   /** Skip the environment checks: the protocol (and template) only. */
   protocolOnly?: boolean;
+  /** Environments this process can load and check against (a gateway may serve others): the rest get the protocol only. */
+  bundled?: readonly string[];
   /** What fileLines found wrong with the line itself (its bytes), if anything. */
   lineProblem?: string;
 }
@@ -47,21 +50,9 @@ export async function* fileLines(file: string, options: { maxLineBytes?: number 
   }
 }
 
-/** The environment-specific problems: missing or malformed task fields, tools the environment does not serve. */
+/** The environment-specific problems: missing or malformed task fields, and the tools (see tool-check.ts). */
 function environmentProblems(environment: LoadedEnvironment, row: DatasetRow): { path: string; message: string }[] {
-  const problems = environment.taskProblems(row);
-  // An environment without tools of its own only reads the model's calls in verify (xlam_fc, structured_outputs): any tool may be offered.
-  if (environment.tools.length > 0) {
-    (row.responses_create_params.tools ?? []).forEach((tool, i) => {
-      if (isFunctionTool(tool) && !environment.tools.includes(tool.name)) {
-        problems.push({
-          path: `responses_create_params.tools.${i}.name`,
-          message: `"${tool.name}" is not a tool of ${environment.name} (its tools: ${environment.tools.join(", ")})`,
-        });
-      }
-    });
-  }
-  return problems;
+  return [...environment.taskProblems(row), ...toolProblems(environment, row)];
 }
 
 export async function checkRow(text: string, file: string, line: number, options: RowCheckOptions): Promise<RowVerdict> {
@@ -87,7 +78,7 @@ export async function checkRow(text: string, file: string, line: number, options
   const agentName = row.agent_ref?.name;
   const named = agentName ? environmentFromAgentName(agentName, options.known) : undefined;
   const environment = options.environment ?? named;
-  if (options.protocolOnly || !environment) return { ok: true, row, raw, environment };
+  if (options.protocolOnly || !environment || (options.bundled && !options.bundled.includes(environment))) return { ok: true, row, raw, environment };
   // An explicit environment wins over the row's agent_ref, as the gateway's jobs do: no mismatch to report.
   const problems: DatasetProblem[] = [];
   const loaded = await loadEnvironment(environment);

@@ -189,7 +189,7 @@ describe("prompt templates at collection time, resume", () => {
     ]);
     const out = path.join(dir, "templated.jsonl");
     const result = await edgegym(["collect", "--url", local.url, "-e", "string_match", "-i", input, "-o", out, "--prompt-config", template]);
-    expect(result.code).toBe(0);
+    expect(result.code).toBe(2);
     expect(result.stderr).toContain(`${input}:3: responses_create_params.input: the row has its own input and a prompt config was given`);
     const prompts = (local.simulator!.requests as { messages: { role: string; content: string }[] }[]).map((r) => r.messages.map((m) => [m.role, m.content]));
     expect(prompts.sort()).toEqual([

@@ -71,7 +71,8 @@ describe("edgegym collect --url (a job through the queues)", () => {
       "-c",
       "3",
     ]);
-    expect(result.code).toBe(0);
+    // The rest ran; a skipped row makes the exit 2 (see collect-check.test.ts for --allow-skipped).
+    expect(result.code).toBe(2);
     expect(result.stderr).toContain(`${input}:3: responses_create_params.input:`);
 
     const records = lines(output);
@@ -137,7 +138,7 @@ describe("edgegym collect --direct (through /run)", () => {
     writeFileSync(input, `${[JSON.stringify(rows[0]), "[1, 2]", JSON.stringify(rows[1])].join("\n")}\n`);
     const output = path.join(dir, "direct-out.jsonl");
     const result = await edgegym(["collect", "--direct", "--url", local.url, "-e", "example_multi_step", "-i", input, "-o", output, "-n", "3"]);
-    expect(result.code).toBe(0);
+    expect(result.code).toBe(2);
     expect(result.stderr).toContain(`${input}:2: Invalid input: expected object, received array`);
     expect(lines(output).map((r) => [r._ng_task_index, r._ng_rollout_index])).toEqual([
       [0, 0],
