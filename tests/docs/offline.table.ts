@@ -77,6 +77,28 @@ export const OFFLINE: Entry[] = [
     },
   },
   { doc: "npx edgegym env test capital_quiz", check: (r) => void exits(r, 0) },
+  {
+    // Its tools as a row offers them: the scaffold's tools, the JSON schema from the zod parameters.
+    doc: "npx edgegym env schema capital_quiz",
+    check: (r, ctx) => {
+      const tools = JSON.parse(exits(r, 0).stdout) as { type: string; name: string; parameters: { type: string } }[];
+      expect(tools.length).toBeGreaterThan(0);
+      for (const tool of tools) expect(tool).toMatchObject({ type: "function", parameters: { type: "object" } });
+      const row = lines(ctx, "environments/capital_quiz/data/example.jsonl")[0] as { responses_create_params: { tools: unknown } };
+      expect(tools, "the tools the scaffold's own rows offer").toEqual(row.responses_create_params.tools);
+    },
+  },
+  {
+    // A skeleton row appended to the data: the tools, and <placeholders> to fill in.
+    doc: "npx edgegym env schema capital_quiz --row >> environments/capital_quiz/data/example.jsonl",
+    check: (r, ctx) => {
+      exits(r, 0);
+      const rows = lines(ctx, "environments/capital_quiz/data/example.jsonl");
+      const skeleton = rows.at(-1) as { responses_create_params: { input: unknown; tools: unknown[] } };
+      expect(skeleton.responses_create_params.tools.length).toBeGreaterThan(0);
+      expect(JSON.stringify(skeleton)).toMatch(/<[^>]+>/);
+    },
+  },
   // Small tools.
   { doc: "openssl rand -hex 32", check: (r) => expect(exits(r, 0).stdout).toMatch(/^[0-9a-f]{64}\n$/) },
   { doc: "python3 -m unittest discover -s integrations/tests -t integrations/tests", check: (r) => expect(exits(r, 0).stderr).toMatch(/\nOK\s*$/) },
