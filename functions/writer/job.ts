@@ -11,7 +11,6 @@ import {
   type JobConfig,
   type JobInfo,
   type JobRpc,
-  type JobStatus,
   type LocationPage,
   type ResultEntry,
   type ResultKind,
@@ -23,7 +22,6 @@ import {
 import { jobKeys, rolloutId, type WorkMessage } from "../../contracts/messages.js";
 import type { ModelChoice, RpcResult } from "../../contracts/rpc.js";
 import { type Logger, workerLogger } from "../../http/log.js";
-import type { AggregateMetrics } from "../../protocol/index.js";
 import { guardedQueue } from "../../queues/guarded.js";
 import { cloudflareQueue } from "../../queues/cloudflare.js";
 import type { MessageQueue } from "../../queues/queue.js";
@@ -31,20 +29,11 @@ import { guardedStore } from "../../storage/guarded.js";
 import { r2Store } from "../../storage/r2.js";
 import type { ObjectStore } from "../../storage/store.js";
 import { enqueueMissing } from "./enqueue.js";
+import { describeJob, type Meta } from "./info.js";
 import { jobMetrics } from "./metrics.js";
-import { noteStall, type StallState, stallMs, stallOf, stallStep } from "./stall.js";
+import { noteStall, stallMs, stallStep } from "./stall.js";
 import { JobTables } from "./tables.js";
 import { browseResults, jobSummary } from "./views.js";
-
-interface Meta extends StallState {
-  config: JobConfig;
-  status: JobStatus;
-  started: number;
-  /** Results recorded so far, by kind: counted as they arrive, never by scanning. */
-  done: number;
-  failed: number;
-  completed_at?: number;
-}
 
 const config = configCache(WriterVars, "writer");
 const encoder = new TextEncoder();
@@ -71,41 +60,8 @@ export class Job extends DurableObject<WriterEnv> implements JobRpc {
     return meta.config.tasks.length * meta.config.num_repeats;
   }
 
-  private async describe(meta: Meta): Promise<JobInfo> {
-    const { config: job } = meta;
-    const total = this.total(meta);
-    const { done, failed } = meta;
-    const open = Math.max(0, total - done - failed);
-    const running = meta.status === "running" ? Math.min(open, Math.max(0, meta.started - done - failed)) : 0;
-    const stalled = meta.status === "running" ? stallOf(meta, job.created_at, this.config) : undefined;
-    const info: JobInfo = {
-      id: job.id,
-      status: meta.status,
-      ...(job.environment ? { environment: job.environment } : {}),
-      num_repeats: job.num_repeats,
-      tasks: job.tasks.length,
-      counts: {
-        total,
-        queued: meta.status === "running" ? open - running : 0,
-        running,
-        done,
-        failed,
-        failed_by_class: this.tables.failureClasses(),
-      },
-      progress: total === 0 ? 1 : (done + failed) / total,
-      created_at: job.created_at,
-      ...(meta.completed_at ? { completed_at: meta.completed_at } : {}),
-      elapsed_seconds: ((meta.completed_at ?? Date.now()) - job.created_at) / 1000,
-      ...(job.skipped_lines?.length ? { skipped_lines: job.skipped_lines } : {}),
-      ...(stalled ? { stalled } : {}),
-      ...(meta.heals ? { heals: meta.heals } : {}),
-      ...(meta.stalls?.length ? { stalls: meta.stalls } : {}),
-    };
-    if (meta.status === "completed") {
-      const stored = await this.store.get(jobKeys.metrics(job.id));
-      if (stored) info.metrics = await stored.json<Record<string, AggregateMetrics>>();
-    }
-    return info;
+  private describe(meta: Meta): Promise<JobInfo> {
+    return describeJob(meta, this.tables, this.store, this.config);
   }
 
   /** The stall watch: the alarm comes back when the job would be stalled, unless a result moves it first. */
