@@ -169,7 +169,7 @@ export const WriterVars = z.object({
   /** Backoff base for results that could not be recorded: base × 2, 4, 8… seconds, capped at 30 s. */
   RETRY_BASE_SECONDS: number(0, 1),
   LOG_LEVEL: logLevel,
-  CHAOS_STORE_WRITE_FAILURE_RATE: chaos.CHAOS_STORE_WRITE_FAILURE_RATE,
+  ...chaos,
 });
 export type WriterConfig = z.output<typeof WriterVars>;
 

@@ -80,6 +80,7 @@ export interface WriterEnv extends EnvironmentServices {
   JOBS: JobNamespace;
   ROLLOUTS: Queue<WorkMessage>;
   BUCKET: R2Bucket;
+  CHAOS_QUEUE_SEND_FAILURE_RATE?: string;
   CHAOS_STORE_WRITE_FAILURE_RATE?: string;
   ENVIRONMENTS: string;
   LOG_LEVEL?: string;

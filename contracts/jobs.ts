@@ -3,7 +3,7 @@ import type { AggregateMetrics } from "../protocol/index.js";
 import type { FailureClass, FailureCounts } from "./failures.js";
 import type { BrowsePage, BrowseQuery, JobSummary, SummaryOptions } from "./job-views.js";
 import { type ExpandMessage, jobKeys } from "./messages.js";
-import { type ModelChoice, type ObjectNamespace, within } from "./rpc.js";
+import { type ModelChoice, type ObjectNamespace, type RpcResult, within } from "./rpc.js";
 import { TIMEOUTS } from "./timeouts.js";
 
 export interface SkippedLine {
@@ -103,11 +103,10 @@ export interface LocationPage {
   next?: [number, number];
 }
 
-export interface ResumePlan {
+/** What a resume did: the rollouts it re-enqueued (none when nothing was missing), and the job as it is now. */
+export interface Resumed {
   info: JobInfo;
-  /** The (task, repeat) pairs without a scored rollout, to run again. */
-  missing: [number, number][];
-  tasks: number[];
+  resumed: number;
 }
 
 /** Which rollouts a failure stands for: those of one inputs chunk (optionally only some pairs), or the listed pairs. */
@@ -140,7 +139,11 @@ export interface JobRpc {
   started(count: number): Promise<{ numRepeats: number; model?: ModelChoice } | null>;
   record(entries: ResultEntry[]): Promise<{ written: number; duplicates: number }>;
   cancel(): Promise<JobInfo | null>;
-  resume(options?: ResumeOptions): Promise<ResumePlan | null>;
+  /**
+   * Re-enqueues what is missing, then marks the job running. A resume that could not enqueue everything leaves the job as
+   * it was (an error as data: RPC keeps only a thrown error's message); null for an unknown job.
+   */
+  resume(options?: ResumeOptions): Promise<RpcResult<Resumed> | null>;
   /** Writes a failure record for each rollout in the scope that has no result yet; answers how many it wrote. */
   abandon(scope: RolloutScope, failure: Abandonment): Promise<{ written: number }>;
   /** One page of result locations after `after` (a task, repeat pair), in order. */
@@ -176,8 +179,17 @@ export function scopePairs(config: Pick<JobConfig, "tasks" | "chunk_keys" | "num
   return pairs;
 }
 
-/** Wanted (task, repeat) pairs as one expand message per chunk that holds them. */
-export function expandMessages(config: Pick<JobConfig, "id" | "tasks" | "chunk_keys">, wanted: [number, number][], attempt: number): ExpandMessage[] {
+/**
+ * Wanted (task, repeat) pairs as expand messages, each at most `maxBytes` of JSON: a chunk wanted whole is one message with
+ * no list; otherwise its pairs are listed, over as many messages as the limit needs (a resume of a large job once listed
+ * tens of thousands in one message, over the queue's limit).
+ */
+export function expandMessages(
+  config: Pick<JobConfig, "id" | "tasks" | "chunk_keys" | "num_repeats">,
+  wanted: [number, number][],
+  attempt: number,
+  maxBytes: number,
+): ExpandMessage[] {
   const position = new Map(config.tasks.map((task, i) => [task, i]));
   const byChunk = new Map<number, [number, number][]>();
   for (const pair of wanted) {
@@ -186,13 +198,39 @@ export function expandMessages(config: Pick<JobConfig, "id" | "tasks" | "chunk_k
     list.push(pair);
     byChunk.set(chunk, list);
   }
-  return [...byChunk].map(([chunk, only]) => ({
-    kind: "expand",
-    job_id: config.id,
-    chunk_key: config.chunk_keys[chunk] ?? jobKeys.inputsChunk(config.id, chunk),
-    only,
-    attempt,
-  }));
+  return [...byChunk].flatMap(([chunk, pairs]) => {
+    const chunkKey = config.chunk_keys[chunk] ?? jobKeys.inputsChunk(config.id, chunk);
+    const whole = chunkTasks(config, chunkKey).length * config.num_repeats;
+    return chunkExpandMessages({ kind: "expand", job_id: config.id, chunk_key: chunkKey, attempt }, pairs, whole, maxBytes);
+  });
+}
+
+/**
+ * One chunk's wanted pairs as expand messages of at most `maxBytes` of JSON: one message with no list when they are all
+ * `whole` rollouts of the chunk, else the pairs listed in `only`, split over as many messages as the limit needs.
+ */
+export function chunkExpandMessages(base: ExpandMessage, pairs: [number, number][], whole: number, maxBytes: number): ExpandMessage[] {
+  if (pairs.length === whole && new Set(pairs.map(([t, r]) => `${t}:${r}`)).size === whole) return [base];
+  // Ids, keys and numbers are ASCII: a character is a byte. The empty list's brackets are in the empty message's size.
+  const empty = JSON.stringify({ ...base, only: [] }).length;
+  const messages: ExpandMessage[] = [];
+  let only: [number, number][] = [];
+  let bytes = empty;
+  for (const pair of pairs) {
+    // `[task,repeat]`, and the comma before it.
+    const size = JSON.stringify(pair).length + 1;
+    if (only.length > 0 && bytes + size > maxBytes) {
+      messages.push({ ...base, only });
+      only = [];
+      bytes = empty;
+    }
+    if (empty + size > maxBytes)
+      throw new RangeError(`an expand message of ${base.chunk_key} listing one rollout takes ${empty + size} bytes, over ${maxBytes}`);
+    only.push(pair);
+    bytes += size;
+  }
+  if (only.length > 0) messages.push({ ...base, only });
+  return messages;
 }
 
 /** A Job object's calls, each bounded in time (an RPC promise cannot be cancelled: the caller stops waiting). */

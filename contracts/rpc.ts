@@ -147,6 +147,8 @@ export interface RunOptions extends ModelChoice {
 export interface AgentRpc {
   /** One rollout of a validated row: the scored record (NeMo Gym's verify response plus bookkeeping), or why not. */
   run(row: DatasetRow, options?: RunOptions): Promise<RpcResult<JsonRecord>>;
+  /** A job was cancelled: every rollout runner drops its rollouts not yet started (answers how many). */
+  cancelled(jobId: string): Promise<{ dropped: number }>;
 }
 
 /**

@@ -29,6 +29,8 @@ export interface RunnerRpc {
    * the runner has room, which holds the queue's backlog in the queue rather than in memory.
    */
   accept(items: RunnerItem[]): Promise<{ accepted: number }>;
+  /** A cancelled job: its rollouts not yet started are dropped at once (those running finish), and none starts until it is handed over again. */
+  drop(jobId: string): Promise<{ dropped: number }>;
   stats(): Promise<RunnerStats>;
 }
 

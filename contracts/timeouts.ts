@@ -12,6 +12,8 @@ export const TIMEOUTS = {
   jobRpcMs: 60_000,
   /** An environment's aggregateMetrics over a whole job's summaries (at completion, in the Job's alarm). */
   metricsMs: 300_000,
+  /** Telling the rollout runners of a cancel (they drop the job's waiting rollouts). */
+  cancelDropMs: 10_000,
   /** Describing an environment for the gateway's list. */
   describeMs: 10_000,
 } as const;

@@ -2,10 +2,10 @@
 // conditional writes and listing. The AWS path's agents record results here; the CLI reads status and results from here.
 import { z } from "zod";
 import { countedClass, emptyFailureCounts, type FailureCounts } from "../contracts/failures.js";
-import type { Abandonment, JobInfo, ResultKind, RolloutScope } from "../contracts/jobs.js";
+import { type Abandonment, chunkExpandMessages, type JobInfo, type ResultKind, type RolloutScope } from "../contracts/jobs.js";
 import { decodeResult, encodeResult, type WorkMessage } from "../contracts/messages.js";
 import type { AggregateMetrics } from "../protocol/index.js";
-import type { MessageQueue } from "../queues/queue.js";
+import { ENVELOPE_BYTES, type MessageQueue } from "../queues/queue.js";
 import type { ObjectStore } from "../storage/store.js";
 import { abandonedResults } from "./abandon.js";
 import { ledgerKeys } from "./keys.js";
@@ -165,12 +165,24 @@ export function bucketJobs(store: ObjectStore, options: SealOptions = {}): Bucke
       for (const [task, chunk] of manifest.tasks.map((t) => [t, manifest.chunkOf(t)!] as const)) {
         for (let repeat = 0; repeat < manifest.num_repeats; repeat++) {
           if (kept.get(`${task}:${repeat}`)?.kind === "rollout") continue;
-          missing.set(chunk, [...(missing.get(chunk) ?? []), [task, repeat]]);
+          const pairs = missing.get(chunk) ?? [];
+          pairs.push([task, repeat]);
+          missing.set(chunk, pairs);
         }
       }
       const failures = [...kept.values()].flatMap((k) => [...(k.kind === "failure" ? [k.key] : []), ...(k.shadowed ? [k.shadowed] : [])]);
       const resumed = [...missing.values()].reduce((n, pairs) => n + pairs.length, 0);
       if (resumed === 0) return { ...(await info(id, { finish: true }))!, resumed };
+      // However many are missing, each message fits the queue: a chunk wanted whole is one message, a long list is split.
+      const room = rollouts.limits.maxMessageBytes - ENVELOPE_BYTES;
+      const messages = [...missing].flatMap(([chunk, only]) =>
+        chunkExpandMessages(
+          { kind: "expand", job_id: id, chunk_key: manifest.chunk_keys[chunk]!, attempt: 2 },
+          only,
+          manifest.tasksOf(chunk).length * manifest.num_repeats,
+          room,
+        ),
+      );
       // Completion markers first: from here on the job reads as running, and the chunks re-seal as their results land.
       await store.delete([
         ledgerKeys.completed(id),
@@ -179,11 +191,7 @@ export function bucketJobs(store: ObjectStore, options: SealOptions = {}): Bucke
         ...[...missing.keys()].map((c) => ledgerKeys.seal(id, c)),
       ]);
       await store.delete(failures);
-      await rollouts.sendBatch(
-        [...missing].map(([chunk, only]) => ({
-          body: { kind: "expand" as const, job_id: id, chunk_key: manifest.chunk_keys[chunk]!, only, attempt: 2 },
-        })),
-      );
+      await rollouts.sendBatch(messages.map((body) => ({ body })));
       return { ...(await info(id))!, resumed };
     },
 

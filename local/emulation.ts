@@ -62,7 +62,7 @@ export interface Local {
   modelBaseUrl: string;
   /** The dev token made up for this run (admin scope), when no API_TOKENS were given. */
   token?: string;
-  /** The running jobs found on the state it started from, resumed. */
+  /** The running jobs found on the state it started from: resumed, or not and why. */
   recovered: Recovered;
   /** The file Worker logs go to, if any. */
   logFile?: string;
@@ -198,13 +198,8 @@ export async function startLocal(options: LocalOptions = {}): Promise<Local> {
       if (resumeToken) headers.set("authorization", `Bearer ${resumeToken}`);
       return fetch(`${url}${route}`, { ...init, headers });
     };
-    let recovered: Recovered = { jobs: [] };
-    try {
-      if (persist !== false && options.resumeRunning === true) recovered = await resumeRunningJobs(fetcher);
-    } catch (error) {
-      await miniflare.dispose();
-      throw error;
-    }
+    // A job that cannot be resumed is reported in `recovered.failed`, never a reason not to start.
+    const recovered: Recovered = persist !== false && options.resumeRunning === true ? await resumeRunningJobs(fetcher) : { jobs: [], failed: [] };
     const logs = output;
     return {
       url,

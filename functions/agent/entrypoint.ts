@@ -6,7 +6,7 @@ import { rpcError } from "../../http/errors.js";
 import { silentLog } from "../../http/log.js";
 import { type DatasetRow, ROLLOUT_ID } from "../../protocol/index.js";
 import { executeRow } from "./execute.js";
-import { cloudflarePorts } from "./ports.js";
+import { cloudflarePorts, runnerShards } from "./ports.js";
 
 export class AgentEntrypoint extends WorkerEntrypoint<AgentEnv> implements AgentRpc {
   async run(row: DatasetRow, options: RunOptions = {}): Promise<RpcResult<JsonRecord>> {
@@ -28,5 +28,12 @@ export class AgentEntrypoint extends WorkerEntrypoint<AgentEnv> implements Agent
       });
       return { ok: false, error: answer };
     }
+  }
+
+  async cancelled(jobId: string): Promise<{ dropped: number }> {
+    const answers = await Promise.all(runnerShards(this.env).map((runner) => runner.drop(jobId)));
+    const dropped = answers.reduce((n, answer) => n + answer.dropped, 0);
+    (cloudflarePorts(this.env).log ?? silentLog).info("cancelled job's waiting rollouts dropped", { job_id: jobId, outcome: "cancelled", dropped });
+    return { dropped };
   }
 }

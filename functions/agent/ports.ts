@@ -35,6 +35,15 @@ export interface AgentPorts {
 }
 
 const config = configCache(AgentVars, "agent");
+
+function runnerStub(env: AgentEnv, shard: number): RunnerRpc {
+  return env.RUNNERS.getByName(`runner-${shard}`);
+}
+
+/** Every rollout runner of this agent, by shard (none when RUNNERS is not bound or RUNNER_SHARDS is 0). */
+export function runnerShards(env: AgentEnv, parsed: AgentConfig = config(env)): RunnerRpc[] {
+  return env.RUNNERS && parsed.RUNNER_SHARDS > 0 ? Array.from({ length: parsed.RUNNER_SHARDS }, (_, shard) => runnerStub(env, shard)) : [];
+}
 const cache = new WeakMap<AgentEnv, AgentPorts>();
 
 /** The agent Worker's ports, from its bindings (built once per isolate). */
@@ -53,7 +62,7 @@ export function cloudflarePorts(env: AgentEnv): AgentPorts {
       store: guardedStore(r2Store(env.BUCKET), { writeFailureRate: parsed.CHAOS_STORE_WRITE_FAILURE_RATE }),
       job: (id) => boundedJob(env.JOBS.get(env.JOBS.idFromName(id))),
       log: workerLogger("agent", parsed.LOG_LEVEL),
-      ...(env.RUNNERS && parsed.RUNNER_SHARDS > 0 ? { runner: (shard: number) => env.RUNNERS.getByName(`runner-${shard}`) } : {}),
+      ...(runnerShards(env, parsed).length > 0 ? { runner: (shard: number) => runnerStub(env, shard) } : {}),
     };
     cache.set(env, ports);
   }

@@ -22,8 +22,11 @@ const config = configCache(AgentVars, "agent");
 /** How often the window is adjusted and finished items are deleted (one commit per tick, not one per rollout). */
 const TICK_MS = 250;
 const WATCHDOG_MS = 60_000;
-/** How long a job's "still wanted" answer is trusted before its Job object is asked again. */
-const JOB_CHECK_MS = 1_000;
+/**
+ * How long a job's "still wanted" answer is trusted before its Job object is asked again. A cancel through the gateway
+ * reaches the runners at once (drop()); this bounds how long one that did not (its call failed) goes on starting rollouts.
+ */
+const JOB_CHECK_MS = 250;
 /** Inputs chunks kept in memory for rollouts whose rows travel by chunk key. */
 const CHUNKS_KEPT = 64;
 const RESULTS_FLUSH_MS = 25;
@@ -76,9 +79,10 @@ export class RolloutRunner extends DurableObject<AgentEnv> implements RunnerRpc 
 
   async accept(items: RunnerItem[]): Promise<{ accepted: number }> {
     while (!this.hasRoom()) await new Promise<void>((resolve) => this.roomWaiters.push(resolve));
-    // The consumer asked each job's Job object (started()) just before handing these over: they are wanted now, whatever
-    // this runner last heard (a job cancelled, then resumed, hands its rollouts over again).
-    for (const item of items) this.jobs.set(item.message.job_id, { at: Date.now(), live: Promise.resolve(true) });
+    // What this runner last heard of these jobs is asked again before their next rollout starts: a job cancelled, then
+    // resumed, hands its rollouts over again (they must run), while a slice that waited for room may be a cancelled job's
+    // (the consumer's check came before the wait; they must not).
+    for (const item of items) this.jobs.delete(item.message.job_id);
     const fresh = items.filter((item) => !this.held.has(idOf(item)));
     if (fresh.length > 0 && this.finished.length > 0) {
       // Finished since the last tick and handed over again (a heal, a resume): its stored row must outlive the pending delete.
@@ -94,6 +98,23 @@ export class RolloutRunner extends DurableObject<AgentEnv> implements RunnerRpc 
       this.pump();
     }
     return { accepted: items.length };
+  }
+
+  async drop(jobId: string): Promise<{ dropped: number }> {
+    this.jobs.set(jobId, { at: Date.now(), live: Promise.resolve(false) });
+    const dropped: string[] = [];
+    for (let i = this.ready.length - 1; i >= 0; i--) {
+      const item = this.ready[i]!;
+      if (item.message.job_id !== jobId) continue;
+      this.ready.splice(i, 1);
+      const id = idOf(item);
+      this.held.delete(id);
+      dropped.push(id);
+    }
+    // Their rows go with the next tick's delete (and stay if a resume hands them over first, as a finished one's do).
+    this.finished.push(...dropped);
+    this.pump();
+    return { dropped: dropped.length };
   }
 
   async stats(): Promise<RunnerStats> {

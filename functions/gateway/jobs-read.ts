@@ -2,8 +2,11 @@
 import type { Context } from "hono";
 import { z } from "zod";
 import type { GatewayEnv } from "../../contracts/env.generated.js";
-import { CHUNK_ROWS, expandMessages, type JobInfo, type JobRpc, type ResultKind, type ResultLocation } from "../../contracts/jobs.js";
-import { jobKeys } from "../../contracts/messages.js";
+import type { JobInfo, JobRpc, ResultKind, ResultLocation } from "../../contracts/jobs.js";
+import { within } from "../../contracts/rpc.js";
+import { TIMEOUTS } from "../../contracts/timeouts.js";
+import { raise } from "../../http/errors.js";
+import { workerLogger } from "../../http/log.js";
 import { EdgegymError, parseOr400 } from "../../protocol/index.js";
 import type { ObjectStore } from "../../storage/store.js";
 import { JOB_ID, jobIdPage } from "./job-list.js";
@@ -74,8 +77,24 @@ export function jobResults(kind: ResultKind) {
   };
 }
 
+/**
+ * Cancels the job, then has the rollout runners drop its rollouts not yet started, so none starts after this answers (those
+ * running finish). Should the agent not answer, the runners still stop within their check interval (functions/agent/runner.ts).
+ */
 export async function cancelJob(c: C): Promise<Response> {
-  return c.json((await job(c).cancel()) ?? missing(c.req.param("id") ?? ""));
+  const info = (await job(c).cancel()) ?? missing(c.req.param("id") ?? "");
+  if (info.status === "cancelled") {
+    try {
+      await within(c.env.AGENT.cancelled(info.id), AbortSignal.timeout(TIMEOUTS.cancelDropMs), "the agent (cancelled)");
+    } catch (error) {
+      workerLogger("gateway", gatewayPorts(c.env).config.LOG_LEVEL).warn("the runners could not be told of a cancel; they stop on their next check", {
+        job_id: info.id,
+        outcome: "cancelled",
+        error,
+      });
+    }
+  }
+  return c.json(info);
 }
 
 const ResumeQuery = z.strictObject({
@@ -83,19 +102,16 @@ const ResumeQuery = z.strictObject({
   only_missing: z.enum(["true", "false", "1", "0"]).optional(),
 });
 
-/** Re-enqueues only the rollouts that have no result (or, with only_missing, no record), chunk by chunk. */
+/**
+ * Re-enqueues only the rollouts that have no result (or, with only_missing, no record). The Job object sends the messages
+ * and changes the job only once they are out: a resume that fails is a 503 naming what failed, the job left as it was.
+ */
 export async function resumeJob(c: C): Promise<Response> {
   const query = parseOr400(ResumeQuery, c.req.query(), "resume query");
   const onlyMissing = query.only_missing === "true" || query.only_missing === "1";
-  const resumed = (await job(c).resume({ onlyMissing })) ?? missing(c.req.param("id") ?? "");
-  const { info, missing: wanted, tasks } = resumed;
-  if (wanted.length === 0) return c.json({ ...info, resumed: 0 });
-  const ports = gatewayPorts(c.env);
-  // The chunk keys follow the inputs layout (contracts/jobs.ts): chunk i holds accepted tasks i×CHUNK_ROWS onwards.
-  const chunks = Math.ceil(tasks.length / CHUNK_ROWS);
-  const config = { id: info.id, tasks, chunk_keys: Array.from({ length: chunks }, (_, i) => jobKeys.inputsChunk(info.id, i)) };
-  await ports.rollouts.sendBatch(expandMessages(config, wanted, 2).map((body) => ({ body })));
-  return c.json({ ...info, resumed: wanted.length });
+  const result = (await job(c).resume({ onlyMissing })) ?? missing(c.req.param("id") ?? "");
+  if (!result.ok) raise(result.error);
+  return c.json({ ...result.value.info, resumed: result.value.resumed });
 }
 
 const ListQuery = z.object({

@@ -8,42 +8,32 @@ import { abandonedRecord } from "../../contracts/failures.js";
 import type { BrowsePage, BrowseQuery, JobSummary, SummaryOptions } from "../../contracts/job-views.js";
 import {
   type Abandonment,
-  expandMessages,
   type JobConfig,
   type JobInfo,
   type JobRpc,
-  type JobStatus,
   type LocationPage,
   type ResultEntry,
   type ResultKind,
+  type Resumed,
   type ResumeOptions,
-  type ResumePlan,
   type RolloutScope,
   scopePairs,
 } from "../../contracts/jobs.js";
-import { jobKeys, rolloutId } from "../../contracts/messages.js";
-import type { ModelChoice } from "../../contracts/rpc.js";
+import { jobKeys, rolloutId, type WorkMessage } from "../../contracts/messages.js";
+import type { ModelChoice, RpcResult } from "../../contracts/rpc.js";
 import { type Logger, workerLogger } from "../../http/log.js";
-import type { AggregateMetrics } from "../../protocol/index.js";
 import { guardedQueue } from "../../queues/guarded.js";
 import { cloudflareQueue } from "../../queues/cloudflare.js";
+import type { MessageQueue } from "../../queues/queue.js";
 import { guardedStore } from "../../storage/guarded.js";
 import { r2Store } from "../../storage/r2.js";
 import type { ObjectStore } from "../../storage/store.js";
+import { enqueueMissing } from "./enqueue.js";
+import { describeJob, type Meta } from "./info.js";
 import { jobMetrics } from "./metrics.js";
-import { noteStall, type StallState, stallMs, stallOf, stallStep } from "./stall.js";
+import { noteStall, stallMs, stallStep } from "./stall.js";
 import { JobTables } from "./tables.js";
 import { browseResults, jobSummary } from "./views.js";
-
-interface Meta extends StallState {
-  config: JobConfig;
-  status: JobStatus;
-  started: number;
-  /** Results recorded so far, by kind: counted as they arrive, never by scanning. */
-  done: number;
-  failed: number;
-  completed_at?: number;
-}
 
 const config = configCache(WriterVars, "writer");
 const encoder = new TextEncoder();
@@ -53,6 +43,10 @@ export class Job extends DurableObject<WriterEnv> implements JobRpc {
   private readonly config = config(this.env);
   private readonly store: ObjectStore = guardedStore(r2Store(this.env.BUCKET), { writeFailureRate: this.config.CHAOS_STORE_WRITE_FAILURE_RATE });
   private readonly log: Logger = workerLogger("writer", this.config.LOG_LEVEL);
+  /** Where a resume or a heal re-enqueues what is missing. */
+  private readonly rollouts: MessageQueue<WorkMessage> = guardedQueue(cloudflareQueue(this.env.ROLLOUTS), {
+    sendFailureRate: this.config.CHAOS_QUEUE_SEND_FAILURE_RATE,
+  });
   /** record() calls run one after another: a batch's ids are checked and written as one step. */
   private tail: Promise<unknown> = Promise.resolve();
 
@@ -66,41 +60,8 @@ export class Job extends DurableObject<WriterEnv> implements JobRpc {
     return meta.config.tasks.length * meta.config.num_repeats;
   }
 
-  private async describe(meta: Meta): Promise<JobInfo> {
-    const { config: job } = meta;
-    const total = this.total(meta);
-    const { done, failed } = meta;
-    const open = Math.max(0, total - done - failed);
-    const running = meta.status === "running" ? Math.min(open, Math.max(0, meta.started - done - failed)) : 0;
-    const stalled = meta.status === "running" ? stallOf(meta, job.created_at, this.config) : undefined;
-    const info: JobInfo = {
-      id: job.id,
-      status: meta.status,
-      ...(job.environment ? { environment: job.environment } : {}),
-      num_repeats: job.num_repeats,
-      tasks: job.tasks.length,
-      counts: {
-        total,
-        queued: meta.status === "running" ? open - running : 0,
-        running,
-        done,
-        failed,
-        failed_by_class: this.tables.failureClasses(),
-      },
-      progress: total === 0 ? 1 : (done + failed) / total,
-      created_at: job.created_at,
-      ...(meta.completed_at ? { completed_at: meta.completed_at } : {}),
-      elapsed_seconds: ((meta.completed_at ?? Date.now()) - job.created_at) / 1000,
-      ...(job.skipped_lines?.length ? { skipped_lines: job.skipped_lines } : {}),
-      ...(stalled ? { stalled } : {}),
-      ...(meta.heals ? { heals: meta.heals } : {}),
-      ...(meta.stalls?.length ? { stalls: meta.stalls } : {}),
-    };
-    if (meta.status === "completed") {
-      const stored = await this.store.get(jobKeys.metrics(job.id));
-      if (stored) info.metrics = await stored.json<Record<string, AggregateMetrics>>();
-    }
-    return info;
+  private describe(meta: Meta): Promise<JobInfo> {
+    return describeJob(meta, this.tables, this.store, this.config);
   }
 
   /** The stall watch: the alarm comes back when the job would be stalled, unless a result moves it first. */
@@ -126,8 +87,11 @@ export class Job extends DurableObject<WriterEnv> implements JobRpc {
   async started(count: number): Promise<{ numRepeats: number; model?: ModelChoice } | null> {
     const meta = this.meta();
     if (!meta || meta.status === "cancelled") return null;
-    meta.started += count;
-    this.tables.saveMeta(meta);
+    // started(0) only asks whether the job is still wanted (runners ask often): nothing to write.
+    if (count > 0) {
+      meta.started += count;
+      this.tables.saveMeta(meta);
+    }
     return { numRepeats: meta.config.num_repeats, ...(meta.config.model ? { model: meta.config.model } : {}) };
   }
 
@@ -199,9 +163,9 @@ export class Job extends DurableObject<WriterEnv> implements JobRpc {
     this.log.info("job completed", { job_id: latest.config.id, outcome: "completed", done: latest.done, failed: latest.failed, duration_ms: elapsed });
   }
 
-  /** Every (task, repeat) of the job without any record. */
-  private missing(meta: Meta): [number, number][] {
-    const have = this.tables.rolloutIds();
+  /** Every (task, repeat) of the job without any record (or, with "rollout", without a scored rollout: failures count as missing). */
+  private missing(meta: Meta, kind?: ResultKind): [number, number][] {
+    const have = this.tables.rolloutIds(kind);
     const missing: [number, number][] = [];
     for (const task of meta.config.tasks) {
       for (let repeat = 0; repeat < meta.config.num_repeats; repeat++) {
@@ -229,7 +193,7 @@ export class Job extends DurableObject<WriterEnv> implements JobRpc {
     }
     // Re-enqueued as the job's next attempt; rollout ids are deterministic, so a late original answer is a harmless duplicate.
     const heals = (meta.heals ?? 0) + 1;
-    await guardedQueue(cloudflareQueue(this.env.ROLLOUTS)).sendBatch(expandMessages(meta.config, missing, heals + 1).map((body) => ({ body })));
+    await enqueueMissing(this.rollouts, meta.config, missing, heals + 1);
     const latest = this.meta() ?? meta;
     latest.heals = heals;
     noteStall(latest, { at: Date.now(), missing: missing.length, action: "healed" });
@@ -267,26 +231,49 @@ export class Job extends DurableObject<WriterEnv> implements JobRpc {
   }
 
   /**
-   * Every (task, repeat) without a scored rollout; failures are forgotten and tried again, as NeMo Gym retries them on
-   * resume. With onlyMissing (crash recovery), only those without any record: a failure stays what it was.
+   * Every (task, repeat) without a scored rollout is enqueued again; failures are forgotten and tried again, as NeMo Gym
+   * retries them on resume. With onlyMissing (crash recovery), only those without any record: a failure stays what it was.
+   * The messages go out first and the job changes only once they are sent: a resume that fails leaves it as it was.
    */
-  async resume(options: ResumeOptions = {}): Promise<ResumePlan | null> {
+  async resume(options: ResumeOptions = {}): Promise<RpcResult<Resumed> | null> {
+    // Nothing else reaches the object meanwhile: no agent is told "cancelled" for a message this resume just sent, and no
+    // result lands between the send and the forgetting of the failures it reruns (a thrown error would reset the object:
+    // resumeNow answers every failure as data).
+    return this.ctx.blockConcurrencyWhile(() => this.resumeNow(options));
+  }
+
+  private async resumeNow(options: ResumeOptions): Promise<RpcResult<Resumed> | null> {
     const meta = this.meta();
     if (!meta) return null;
-    // Their lines stay in the failure objects, but only listed ids are ever read back: no stale failure reappears.
-    if (!options.onlyMissing) this.tables.forgetFailures();
-    const missing = this.missing(meta);
-    Object.assign(meta, this.tables.counted());
-    if (missing.length > 0) {
-      meta.status = "running";
-      delete meta.completed_at;
-      meta.started = meta.done + meta.failed;
-      meta.progress_at = Date.now();
+    const id = meta.config.id;
+    const rerunFailures = !options.onlyMissing;
+    const missing = this.missing(meta, rerunFailures ? "rollout" : undefined);
+    let messages = 0;
+    try {
+      if (missing.length > 0) messages = await enqueueMissing(this.rollouts, meta.config, missing, 2);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      this.log.error("job resume failed: the job is left as it was", { job_id: id, outcome: "resume_failed", missing: missing.length, error });
+      const { status, counts } = await this.describe(meta);
+      const message = `job ${id} could not be resumed (enqueueing its ${missing.length} missing rollouts failed: ${reason}); it is unchanged: ${status}, ${counts.done} done, ${counts.failed} failed`;
+      return { ok: false, error: { status: 503, code: "resume_failed", message } };
     }
-    this.tables.saveMeta(meta);
-    if (missing.length > 0) await this.watch(meta);
-    this.log.info("job resumed", { job_id: meta.config.id, outcome: options.onlyMissing ? "only_missing" : "resume", missing: missing.length });
-    return { info: await this.describe(meta), missing, tasks: meta.config.tasks };
+    const latest = this.meta() ?? meta;
+    this.ctx.storage.transactionSync(() => {
+      // Their lines stay in the failure objects, but only listed ids are ever read back: no stale failure reappears.
+      if (rerunFailures) this.tables.forgetFailures();
+      Object.assign(latest, this.tables.counted());
+      if (missing.length > 0) {
+        latest.status = "running";
+        delete latest.completed_at;
+        latest.started = latest.done + latest.failed;
+        latest.progress_at = Date.now();
+      }
+      this.tables.saveMeta(latest);
+    });
+    if (missing.length > 0) await this.watch(latest);
+    this.log.info("job resumed", { job_id: id, outcome: options.onlyMissing ? "only_missing" : "resume", missing: missing.length, messages });
+    return { ok: true, value: { info: await this.describe(latest), resumed: missing.length } };
   }
 
   async locations(kind: ResultKind, after?: [number, number], limit = 1000): Promise<LocationPage> {

@@ -72,13 +72,12 @@ export class JobTables {
     this.sql.exec(`DELETE FROM results WHERE kind = 'failure'`);
   }
 
-  rolloutIds(): Set<string> {
-    return new Set(
-      this.sql
-        .exec<{ rollout_id: string }>(`SELECT rollout_id FROM results`)
-        .toArray()
-        .map((r) => r.rollout_id),
-    );
+  /** The ids with a result (of one kind, if given). */
+  rolloutIds(kind?: ResultKind): Set<string> {
+    const rows = kind
+      ? this.sql.exec<{ rollout_id: string }>(`SELECT rollout_id FROM results WHERE kind = ?`, kind)
+      : this.sql.exec<{ rollout_id: string }>(`SELECT rollout_id FROM results`);
+    return new Set(rows.toArray().map((r) => r.rollout_id));
   }
 
   /** The environments with scored rollouts. */

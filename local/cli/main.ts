@@ -73,6 +73,13 @@ program
       process.stdout.write(`dev token: ${token}\n  (saved in ${shownPath(file)}${elsewhere}; send it as Authorization: Bearer <token>)\n`);
     }
     for (const job of local.recovered.jobs) process.stdout.write(`resumed job ${job.id}: ${job.resumed} rollout(s) re-enqueued\n`);
+    for (const { id, error } of local.recovered.failed) {
+      process.stderr.write(
+        id
+          ? `could not resume job ${id}: ${error}\n  it is left as it was and dev runs on; try again with \`edgegym jobs resume ${id} --only-missing --url ${local.url}\` (a job that stays stalled heals itself)\n`
+          : `could not look for running jobs to resume: ${error}\n  dev runs on\n`,
+      );
+    }
     if (local.logFile) process.stdout.write(`logs: ${local.logFile} (follow with \`edgegym logs --follow\`)\n`);
     const stop = async () => {
       await local.stop();
