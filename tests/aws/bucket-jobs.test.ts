@@ -165,7 +165,9 @@ describe("bucket jobs", () => {
         .map((line) => JSON.parse(line).failure_class),
     ).toEqual(["model_error"]);
     const listed = (await cli("list")).stdout;
-    expect(listed).toMatch(new RegExp(`^${id}\\s+completed\\s+100\\.0%\\s+done 1\\s+failed 1`, "m"));
+    // Under its header: id, status, progress, done, failed.
+    expect(listed).toMatch(/^id\s+status\s+progress\s+done\s+failed\b/);
+    expect(listed).toMatch(new RegExp(`^${id}\\s+completed\\s+100\\.0%\\s+1\\s+1\\s`, "m"));
     // Following a job as it runs needs a gateway: said, not a file that silently stops at what the bucket holds now.
     const followed = await cli("results", id, "-o", path.join(dir, "followed.jsonl"), "--follow").then(
       () => "",
