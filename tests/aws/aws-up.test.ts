@@ -78,7 +78,9 @@ describe("edgegym aws up", () => {
     expect(collected.stdout).toMatch(new RegExp(`rollouts: \\S+ \\(${rows * repeats}\\)`));
 
     const listed = await exec(process.execPath, [BIN, ...list!], { cwd: PROJECT_ROOT, env });
-    expect(listed.stdout).toMatch(new RegExp(`completed .* done ${rows * repeats} +failed 0 `));
+    // Under the header id, status, progress, done, failed: the job completed with every rollout done, none failed.
+    expect(listed.stdout).toMatch(/^id\s+status\s+progress\s+done\s+failed\b/);
+    expect(listed.stdout).toMatch(new RegExp(`\\scompleted\\s+100\\.0%\\s+${rows * repeats}\\s+0\\s`));
 
     run.kill("SIGTERM");
     expect(await workerExited, workerErr).toBe(0);
