@@ -11,6 +11,7 @@ import { buildWorkers, type Bundle } from "./build.js";
 import { discoverEnvironments } from "./environments.js";
 import { captureRuntimeOutput, sessionLogFile } from "./logs.js";
 import { PROJECT_ROOT, STATE_DIR } from "./paths.js";
+import { holdState } from "./state-lock.js";
 import { type Recovered, resumeRunningJobs } from "./recover.js";
 import { startSimulator, type Simulator, type SimulatorOptions } from "./simulator/server.js";
 
@@ -131,12 +132,21 @@ export async function startLocal(options: LocalOptions = {}): Promise<Local> {
   const extra = options.extraEnvironments ?? [];
   const environments = [...(options.environments ?? discoverEnvironments()), ...extra.map((e) => e.name)];
   const external = options.modelUrls?.length ? options.modelUrls : options.modelUrl ? [options.modelUrl] : undefined;
-  const simulator = external ? undefined : await startSimulator(options.simulator);
+  // Two workerd processes on one SQLite state block each other: a run that finds the state taken runs on its own.
+  const wanted = options.persist === undefined ? path.join(STATE_DIR, "state") : options.persist;
+  const state = wanted === false ? undefined : holdState(wanted);
+  const persist = state ? state.dir : false;
+  let simulator: Awaited<ReturnType<typeof startSimulator>> | undefined;
+  try {
+    simulator = external ? undefined : await startSimulator(options.simulator);
+  } catch (error) {
+    state?.release();
+    throw error;
+  }
   const modelBaseUrl = external?.[0] ?? `${simulator!.url}/v1`;
   const modelName = options.model ?? (simulator ? simulator.model : "default");
   const givenTokens = options.apiTokens ?? options.vars?.gateway?.API_TOKENS;
   const token = givenTokens === undefined ? devToken() : undefined;
-  const persist = options.persist === undefined ? path.join(STATE_DIR, "state") : options.persist;
   let output: ReturnType<typeof captureRuntimeOutput> | undefined;
   try {
     const specs = topology({
@@ -191,6 +201,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<Local> {
       throw error;
     }
     const url = ready.toString().replace(/\/$/, "");
+    state?.describe(`the edgegym (pid ${process.pid}) serving ${url}`);
     // Resuming calls the gateway's jobs routes, with a token of this run's that may use them.
     const resumeToken = jobsToken(givenTokens, token);
     const fetcher = (route: string, init: RequestInit = {}) => {
@@ -214,11 +225,13 @@ export async function startLocal(options: LocalOptions = {}): Promise<Local> {
         await miniflare.dispose();
         await simulator?.close();
         await logs.close();
+        state?.release();
       },
     };
   } catch (error) {
     await simulator?.close();
     await output?.close();
+    state?.release();
     throw error;
   }
 }
