@@ -22,7 +22,7 @@ interface PassKey {
 export function passKey(key: string): PassKey | undefined {
   const m = PASS_FAMILY.exec(key);
   if (!m || STAT_SUFFIX.test(key)) return undefined;
-  const [, head, k, close, name] = m as unknown as [string, string, string, string, string];
+  const [, head = "", k = "", close = "", name = ""] = m;
   return { k: Number(k), at: (other) => `${head}${other}${close}/${name}`, name };
 }
 
