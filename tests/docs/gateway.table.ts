@@ -2,6 +2,7 @@
 // README's order, each with what the README says it does. Placeholders get the running processes' addresses.
 import { readFileSync } from "node:fs";
 import { expect } from "vitest";
+import { AWS_PART_OF } from "./aws.table.js";
 import { agentRow, agentRun, createJob, exits, json, lines, rollouts, settled } from "./checks.js";
 import { write } from "./clone.js";
 import type { DocContext } from "./context.js";
@@ -179,6 +180,17 @@ export const GATEWAY: Entry[] = [
     check: (_r, ctx, run, env) => pythonAgent(ctx, run, env),
   },
   {
+    // integrations/README.md: against `npm run dev` (here on its own port, not 8787) with no token given: the agent
+    // server finds the dev token `npm run dev` saved in .edgegym/dev-token.
+    doc: "python3 integrations/nemo_gym/edgegym_agent.py --gateway http://127.0.0.1:8787",
+    run: async (ctx) => `python3 integrations/nemo_gym/edgegym_agent.py --gateway ${(await ctx.gateway()).url}`,
+    background: true,
+    check: (_r, ctx, run, env) => {
+      expect(env.EDGEGYM_TOKEN, "no token in the environment").toBeUndefined();
+      return pythonAgent(ctx, run, env);
+    },
+  },
+  {
     doc: "python3 integrations/nemo_gym/edgegym_agent.py --gateway https://<gateway> --policy-base-url http://<head-node-ip>:9100/v1 --policy-model <policy.model_name> --token-ids --failures error",
     run: async (ctx) =>
       (
@@ -219,4 +231,5 @@ export const GATEWAY: Entry[] = [
 export const PART_OF: Record<string, string> = {
   "export EDGEGYM_MODEL=Qwen/Qwen3-8B": "export EDGEGYM_MODEL_URL=http://my-vllm-host:8000/v1",
   "export EDGEGYM_MODEL_API_KEY=...": "export EDGEGYM_MODEL_URL=http://my-vllm-host:8000/v1",
+  ...AWS_PART_OF,
 };
