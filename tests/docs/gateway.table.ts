@@ -214,17 +214,6 @@ export const GATEWAY: Entry[] = [
           .filter((l) => l.includes('"reward"')),
       ).toHaveLength(32),
   },
-  {
-    doc: "python3 integrations/python/examples/grpo_batch.py --gateway … --data rows.jsonl --prompts 4 --group-size 8",
-    run: async (ctx) =>
-      `python3 integrations/python/examples/grpo_batch.py --gateway ${(await ctx.gateway()).url} --data rows.jsonl --prompts 4 --group-size 8`,
-    check: (r) =>
-      expect(
-        exits(r, 0)
-          .stdout.split("\n")
-          .filter((l) => l.includes('"reward"')),
-      ).toHaveLength(32),
-  },
 ];
 
 /** Lines of a recipe that the entry named runs together with it. */
