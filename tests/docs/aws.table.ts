@@ -72,7 +72,9 @@ export const AWS_LOCAL: Entry[] = [
   {
     doc: WORKER,
     // The second shell as pasted: the export lines aws up printed, the worker with `&`, collect, jobs list, kill %1.
-    run: (ctx) => [ctx.vars.get("aws-exports") ?? "false", `${WORKER} &`, COLLECT, LIST, KILL].join("\n"),
+    // `set -m`: an interactive shell's job control, so `&` makes a job of its own process group and `kill %1` signals all
+    // of it (without it, kill reaches npx alone and the worker it started runs on).
+    run: (ctx) => ["set -m", ctx.vars.get("aws-exports") ?? "false", `${WORKER} &`, COLLECT, LIST, KILL].join("\n"),
     check: async (r, ctx) => {
       exits(r, 0);
       const rollouts = ctx.example("example_single_tool_call").trim().split("\n").length * 2;
@@ -80,9 +82,21 @@ export const AWS_LOCAL: Entry[] = [
       expect(lines(ctx, "out/aws.jsonl")).toHaveLength(rollouts);
       expect(r.stdout).toContain(`rollouts: out/aws.jsonl (${rollouts})`);
       // jobs list: "the job, completed".
-      const jobRows = r.stdout.split("\n").filter((line) => / done \d+ +failed \d+ /.test(line));
+      const table = r.stdout
+        .slice(r.stdout.search(/^id +status +progress +done +failed /m))
+        .trim()
+        .split("\n");
+      const columns = table[0]?.trim().split(/\s+/) ?? [];
+      const jobRows = table.slice(2).map((line) =>
+        Object.fromEntries(
+          line
+            .trim()
+            .split(/\s+/)
+            .map((cell, i) => [columns[i], cell]),
+        ),
+      );
       expect(jobRows, r.stdout).toHaveLength(1);
-      expect(jobRows[0]).toMatch(new RegExp(`completed .* done ${rollouts} +failed 0 `));
+      expect(jobRows[0]).toMatchObject({ status: "completed", done: String(rollouts), failed: "0", total: String(rollouts) });
       // kill %1: "the worker stops: "worker: 10 done, …"".
       expect(r.stderr.trim().split("\n").at(-1), r.stderr).toMatch(new RegExp(`^worker: ${rollouts} done, `));
       expect(r.stdout + r.stderr).not.toMatch(/NodeVersionSupportWarning|AWS SDK for JavaScript/);
