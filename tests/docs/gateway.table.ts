@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { expect } from "vitest";
 import { AWS_PART_OF } from "./aws.table.js";
-import { agentRow, agentRun, createJob, exits, json, lines, rollouts, settled } from "./checks.js";
+import { agentRow, agentRun, api, createJob, exits, json, lines, rollouts, settled } from "./checks.js";
 import { write } from "./clone.js";
 import type { DocContext } from "./context.js";
 import { type Entry, gw, token } from "./entry.js";
@@ -159,7 +159,12 @@ export const GATEWAY: Entry[] = [
     check: async (r, ctx) => {
       exits(r, 0);
       expect(r.stdout).toMatch(/re-enqueued \d+ rollout\(s\)/);
-      const done = await settled(ctx, ctx.vars.get("big") ?? "");
+      // 5,000 rollouts on a loaded machine: up to 270 s; a failure says how far it had got right after the resume.
+      const id = ctx.vars.get("big") ?? "";
+      const after = JSON.stringify((await api(ctx, `/v1/jobs/${id}`)).counts);
+      const done = await settled(ctx, id, 270_000).catch((error: Error) => {
+        throw new Error(`${error.message}; right after the resume: ${after}`);
+      });
       expect(done).toMatchObject({ status: "completed", counts: { total: 5000, queued: 0 } });
     },
   },
