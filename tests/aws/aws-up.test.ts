@@ -78,9 +78,10 @@ describe("edgegym aws up", () => {
     expect(collected.stdout).toMatch(new RegExp(`rollouts: \\S+ \\(${rows * repeats}\\)`));
 
     const listed = await exec(process.execPath, [BIN, ...list!], { cwd: PROJECT_ROOT, env });
-    // Under the header id, status, progress, done, failed: the job completed with every rollout done, none failed.
-    expect(listed.stdout).toMatch(/^id\s+status\s+progress\s+done\s+failed\b/);
-    expect(listed.stdout).toMatch(new RegExp(`\\scompleted\\s+100\\.0%\\s+${rows * repeats}\\s+0\\s`));
+    // jobs list's table (id, status, progress, done, failed, running, queued, total, …): the job, completed, all done.
+    const n = rows * repeats;
+    expect(listed.stdout).toMatch(/^id +status +progress +done +failed +running +queued +total /m);
+    expect(listed.stdout).toMatch(new RegExp(`^job_\\S+ +completed +100\\.0% +${n} +0 +0 +0 +${n} `, "m"));
 
     run.kill("SIGTERM");
     expect(await workerExited, workerErr).toBe(0);

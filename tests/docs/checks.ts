@@ -51,7 +51,7 @@ export async function settled(ctx: DocContext, id: string, timeoutMs = 120_000):
   for (;;) {
     const job = await api(ctx, `/v1/jobs/${id}`);
     if (job.status !== "running" && job.status !== "queued") return job;
-    if (Date.now() > deadline) throw new Error(`job ${id} still ${job.status} after ${timeoutMs} ms`);
+    if (Date.now() > deadline) throw new Error(`job ${id} still ${job.status} after ${timeoutMs} ms: ${JSON.stringify(job.counts)}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }

@@ -38,6 +38,7 @@ export function makeClone(): string {
 
 export function removeClone(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
+  rmSync(`${dir}.outside`, { recursive: true, force: true }); // the folder "outside the checkout" some commands run in
 }
 
 /** Runs `command` with bash in `cwd`; its exit code and output (a timeout is a null code). */

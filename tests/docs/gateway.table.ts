@@ -2,7 +2,8 @@
 // README's order, each with what the README says it does. Placeholders get the running processes' addresses.
 import { readFileSync } from "node:fs";
 import { expect } from "vitest";
-import { agentRow, agentRun, createJob, exits, json, lines, rollouts, settled } from "./checks.js";
+import { AWS_PART_OF } from "./aws.table.js";
+import { agentRow, agentRun, api, createJob, exits, json, lines, rollouts, settled } from "./checks.js";
 import { write } from "./clone.js";
 import type { DocContext } from "./context.js";
 import { type Entry, gw, token } from "./entry.js";
@@ -115,12 +116,12 @@ export const GATEWAY: Entry[] = [
     env: jobsEnv,
     check: (r, ctx) => {
       exits(r, 0);
-      // The plain form (the job's line, then its metrics table once complete), then the --json form.
+      // The plain status (with its metrics table), then the same as JSON.
       const at = r.stdout.indexOf("\n{");
       const plain = r.stdout.slice(0, at);
       expect(json(r.stdout.slice(at + 1))).toMatchObject({ id: job(ctx), status: "completed", metrics: expect.any(Object) });
-      expect(plain.split("\n")[0]).toMatch(new RegExp(`^${job(ctx)}\\s+completed\\s`));
-      expect(plain, "metrics once complete").toMatch(/\nmean\/reward\s+\S/);
+      expect(plain).toContain("completed");
+      expect(plain, "metrics once complete").toContain("mean/reward");
     },
   },
   {
@@ -158,7 +159,12 @@ export const GATEWAY: Entry[] = [
     check: async (r, ctx) => {
       exits(r, 0);
       expect(r.stdout).toMatch(/re-enqueued \d+ rollout\(s\)/);
-      const done = await settled(ctx, ctx.vars.get("big") ?? "");
+      // 5,000 rollouts on a loaded machine: up to 270 s; a failure says how far it had got right after the resume.
+      const id = ctx.vars.get("big") ?? "";
+      const after = JSON.stringify((await api(ctx, `/v1/jobs/${id}`)).counts);
+      const done = await settled(ctx, id, 270_000).catch((error: Error) => {
+        throw new Error(`${error.message}; right after the resume: ${after}`);
+      });
       expect(done).toMatchObject({ status: "completed", counts: { total: 5000, queued: 0 } });
     },
   },
@@ -179,6 +185,17 @@ export const GATEWAY: Entry[] = [
       ),
     background: true,
     check: (_r, ctx, run, env) => pythonAgent(ctx, run, env),
+  },
+  {
+    // integrations/README.md: against `npm run dev` (here on its own port, not 8787) with no token given: the agent
+    // server finds the dev token `npm run dev` saved in .edgegym/dev-token.
+    doc: "python3 integrations/nemo_gym/edgegym_agent.py --gateway http://127.0.0.1:8787",
+    run: async (ctx) => `python3 integrations/nemo_gym/edgegym_agent.py --gateway ${(await ctx.gateway()).url}`,
+    background: true,
+    check: (_r, ctx, run, env) => {
+      expect(env.EDGEGYM_TOKEN, "no token in the environment").toBeUndefined();
+      return pythonAgent(ctx, run, env);
+    },
   },
   {
     doc: "python3 integrations/nemo_gym/edgegym_agent.py --gateway https://<gateway> --policy-base-url http://<head-node-ip>:9100/v1 --policy-model <policy.model_name> --token-ids --failures error",
@@ -204,21 +221,11 @@ export const GATEWAY: Entry[] = [
           .filter((l) => l.includes('"reward"')),
       ).toHaveLength(32),
   },
-  {
-    doc: "python3 integrations/python/examples/grpo_batch.py --gateway … --data rows.jsonl --prompts 4 --group-size 8",
-    run: async (ctx) =>
-      `python3 integrations/python/examples/grpo_batch.py --gateway ${(await ctx.gateway()).url} --data rows.jsonl --prompts 4 --group-size 8`,
-    check: (r) =>
-      expect(
-        exits(r, 0)
-          .stdout.split("\n")
-          .filter((l) => l.includes('"reward"')),
-      ).toHaveLength(32),
-  },
 ];
 
 /** Lines of a recipe that the entry named runs together with it. */
 export const PART_OF: Record<string, string> = {
   "export EDGEGYM_MODEL=Qwen/Qwen3-8B": "export EDGEGYM_MODEL_URL=http://my-vllm-host:8000/v1",
   "export EDGEGYM_MODEL_API_KEY=...": "export EDGEGYM_MODEL_URL=http://my-vllm-host:8000/v1",
+  ...AWS_PART_OF,
 };

@@ -6,12 +6,16 @@ import { PROJECT_ROOT } from "../../local/paths.js";
 export const NOT_RUN_HERE: Record<string, string> = {
   "npm install && npm test": "npm test is the run this suite is part of (recursion); npm install needs the registry",
   "npm test": "the run this suite is part of (recursion)",
+  "npm install":
+    "needs the npm registry (this suite is offline, its clone uses the installed node_modules); tests/infra/fresh-install.test.ts checks what it brings (no EBADENGINE, Chromium from npm)",
   "npx vitest run tests/aws": "a part of npm test (tests/aws runs in it)",
   "npm run bench": "about 12 minutes of load (README); tests/bench/cpu-measure.test.ts checks its measuring",
   "npm run bench -- --quick": "minutes of full load on a shared 2-core machine; bench/ is checked by tests/bench",
   "ng_collect_rollouts +input_jsonl_fpath=rows.jsonl +output_jsonl_fpath=out/rollouts.jsonl +num_repeats=4 +agent_name=mcqa_simple_agent":
     "needs a NeMo Gym installation; tests/integrations/nemo-gym-dropin.test.ts replays its collector's requests through the agent server",
   "ng_collect_rollouts +input_jsonl_fpath=data.jsonl +output_jsonl_fpath=out/rollouts.jsonl +num_repeats=4 +agent_name=example_multi_step_simple_agent":
+    "needs a NeMo Gym installation; tests/integrations/nemo-gym-dropin.test.ts replays its collector's requests through the agent server",
+  "ng_collect_rollouts +input_jsonl_fpath=environments/example_multi_step/data/example.jsonl +output_jsonl_fpath=out/rollouts.jsonl +num_repeats=4 +agent_name=example_multi_step_simple_agent":
     "needs a NeMo Gym installation; tests/integrations/nemo-gym-dropin.test.ts replays its collector's requests through the agent server",
   "export CLOUDFLARE_API_TOKEN=... CLOUDFLARE_DEFAULT_ACCOUNT_ID=...": "a Cloudflare account's credentials",
   "export AWS_PROFILE=... AWS_REGION=us-east-1": "an AWS account's credentials",
@@ -45,7 +49,6 @@ export const RUN_BY_OTHER_TESTS: Record<string, { file: string; shows: string }>
  * Entries that fail today, each with what is wrong and the work that fixes it. Their tests are expected to fail
  * (`it.fails`): when the fix is merged they pass, the expectation fails, and the entry must be taken off this list.
  */
-export const KNOWN_BROKEN_UNTIL_MERGE: Record<string, string> = {
-};
+export const KNOWN_BROKEN_UNTIL_MERGE: Record<string, string> = {};
 
 export { PROJECT_ROOT };

@@ -1,12 +1,26 @@
 // The documented commands that need no running gateway (datasets, collect with its own emulation, a new environment,
 // small tools), in the README's order, each with what the README says it does.
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { expect } from "vitest";
 import { PROJECT_ROOT } from "../../local/paths.js";
 import { exists, exits, json, lines, rollouts } from "./checks.js";
+import { AWS_LOCAL } from "./aws.table.js";
+import type { DocContext } from "./context.js";
 import type { Entry } from "./entry.js";
 
 const ASSETS = "functions/gateway/dashboard/assets.generated.ts";
+const EXAMPLE = "environments/example_single_tool_call/data/example.jsonl";
+
+/** A folder outside the clone (beside it, removed with it), for the commands run "from any folder". */
+function outside(ctx: DocContext): string {
+  const dir = `${ctx.dir}.outside`;
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/** The shell's PATH with npm's bin folder under the clone's prefix first (where `npm link` puts `edgegym`). */
+const onPath = (ctx: DocContext) => ({ PATH: `${path.join(ctx.dir, ".npm-prefix", "bin")}${path.delimiter}${process.env.PATH}` });
 
 export const OFFLINE: Entry[] = [
   // Datasets: validate → collate → render → collect → export (data/ made from the bundled examples).
@@ -67,6 +81,46 @@ export const OFFLINE: Entry[] = [
       expect(rollouts(ctx, "out/multi_step.jsonl")).toBe(5 * 8);
       exists(ctx, "out/multi_step.metrics.json", "out/multi_step_aggregate_metrics.json");
     },
+  },
+  // Where to run it: npx finds the project's command in the checkout; elsewhere it would ask the registry (offline here).
+  {
+    doc: "npx edgegym …",
+    run: (ctx) => `npx edgegym --help && cd ${outside(ctx)} && npx edgegym --help`,
+    check: (r) => {
+      expect(r.stdout).toMatch(/^Usage: edgegym /);
+      expect(r.code, "outside the checkout npx does not find it").not.toBe(0);
+      expect(r.stdout.match(/Usage: edgegym /g)).toHaveLength(1);
+    },
+  },
+  // `npm link` with npm's prefix in the clone (not the machine's global folder): `edgegym` on the PATH, from any folder.
+  {
+    doc: "npm link",
+    env: (ctx) => ({ npm_config_prefix: path.join(ctx.dir, ".npm-prefix") }),
+    check: async (r, ctx) => {
+      expect(exits(r, 0).stderr).not.toMatch(/ERR!/);
+      const found = await ctx.run(
+        `cd ${outside(ctx)} && command -v edgegym && edgegym dataset validate ${ctx.dir}/${EXAMPLE} -e example_single_tool_call`,
+        onPath(ctx),
+      );
+      expect(exits(found, 0).stdout).toContain(path.join(ctx.dir, ".npm-prefix", "bin", "edgegym"));
+      expect(found.stdout).toMatch(/5 row\(s\), 0 bad/);
+    },
+  },
+  {
+    doc: "npm unlink -g edgegym",
+    env: (ctx) => ({ npm_config_prefix: path.join(ctx.dir, ".npm-prefix") }),
+    check: async (r, ctx) => {
+      exits(r, 0);
+      const gone = await ctx.run(`cd ${outside(ctx)} && command -v edgegym`, onPath(ctx));
+      expect(gone.code, gone.stdout).toBe(1);
+    },
+  },
+  {
+    // From another folder, its paths relative to that folder.
+    doc: "node <checkout>/bin/edgegym.js",
+    run: (ctx) =>
+      `cd ${outside(ctx)} && cp ${ctx.dir}/${EXAMPLE} rows.jsonl && node ${ctx.dir}/bin/edgegym.js dataset validate rows.jsonl -e example_single_tool_call`,
+    check: (r) => expect(exits(r, 0).stdout).toMatch(/^rows\.jsonl: 5 row\(s\), 0 bad/m),
   },
   // Write your own environment.
   {
@@ -132,4 +186,6 @@ export const OFFLINE: Entry[] = [
       expect(lines(ctx, "out/own-model.jsonl")[0]?.response).toMatchObject({ model: "Qwen/Qwen3-8B" });
     },
   },
+  // The AWS path on this machine (README "On this machine").
+  ...AWS_LOCAL,
 ];
