@@ -1,8 +1,28 @@
-// NeMo Gym's agent names: `<environment>_simple_agent`, `<environment>_gymnasium_agent` or `<environment>_agent`.
+// NeMo Gym's agent names: `<environment>_simple_agent`, `<environment>_gymnasium_agent`, `<environment>_agent`, and
+// the names NeMo Gym's own configs give some environments' agents (AGENT_NAMES), which its data rows carry.
 
-/** The environment an agent_ref names, among the known ones (`example_multi_turn_gymnasium_agent` is the last kind). */
+/**
+ * Agent names NeMo Gym's configs and data give an environment beyond the `<environment>_<kind>_agent` patterns, as
+ * its bundled rows (environments/<name>/data) carry them. tests/integrations/agent-names.test.ts checks every
+ * agent_ref.name in the bundled data resolves and is discovered.
+ */
+export const AGENT_NAMES: Readonly<Record<string, readonly string[]>> = {
+  example_multi_turn_gymnasium: ["example_multi_turn_gymnasium_agent"],
+  structured_outputs: ["structured_outputs_v4_simple_agent"],
+};
+
+/** The names discovery serves for an environment: edgegym's own `<env>_simple_agent` or `<env>_gymnasium_agent` first, then NeMo Gym's. */
+export function agentNamesOf(environment: string, kind: "simple" | "gymnasium"): string[] {
+  const own = `${environment}_${kind}_agent`;
+  return [own, ...(AGENT_NAMES[environment] ?? []).filter((name) => name !== own)];
+}
+
+/** The environment an agent_ref names, among the known ones. */
 export function environmentFromAgentName(agentName: string, known: readonly string[]): string | undefined {
   if (known.includes(agentName)) return agentName;
+  for (const [environment, names] of Object.entries(AGENT_NAMES)) {
+    if (names.includes(agentName) && known.includes(environment)) return environment;
+  }
   for (const suffix of [/_simple_agent$/, /_gymnasium_agent$/, /_agent$/]) {
     const stripped = agentName.replace(suffix, "");
     if (stripped !== agentName && known.includes(stripped)) return stripped;

@@ -78,7 +78,7 @@ async function runEpisode(
       break;
     }
     const toolOutputs = parsed(ToolOutputs, step.info?.["tool_outputs"] ?? [], "/step's info.tool_outputs", "step_failed");
-    for (const { call_id, output } of toolOutputs) produced.push({ type: "function_call_output", call_id, output });
+    for (const { call_id, output } of toolOutputs) produced.push({ type: "function_call_output", call_id, output, id: null, status: null });
     // An empty observation adds nothing, as in NeMo Gym (it tests the string's truth).
     if (step.observation) produced.push(userMessage(step.observation));
   }

@@ -58,7 +58,8 @@ export async function runRollout(row: DatasetRow, parts: RolloutParts, limits: R
     if (calls.length === 0 && answered) break;
     // Calls run in order, as NeMo Gym runs them: a stateful environment sees them as the model wrote them.
     for (const call of calls) {
-      produced.push({ type: "function_call_output", call_id: call.call_id, output: await callTool(call, sessionId, parts, limits) });
+      // id and status null, as NeMo Gym writes them.
+      produced.push({ type: "function_call_output", call_id: call.call_id, output: await callTool(call, sessionId, parts, limits), id: null, status: null });
     }
     if (step >= limits.maxSteps) break;
   }

@@ -5,7 +5,7 @@ import type { GatewayEnv } from "../../contracts/env.generated.js";
 import { environmentService } from "../../contracts/environments.js";
 import type { EnvironmentService } from "../../contracts/rpc.js";
 import { readJson } from "../../http/errors.js";
-import { AggregateMetricsRequest, EdgegymError, environmentFromAgentName, parseOr400 } from "../../protocol/index.js";
+import { AggregateMetricsRequest, agentNamesOf, EdgegymError, environmentFromAgentName, parseOr400 } from "../../protocol/index.js";
 import { gatewayPorts } from "./ports.js";
 
 type C = Context<{ Bindings: GatewayEnv }>;
@@ -35,14 +35,14 @@ function service(env: GatewayEnv, name: string): EnvironmentService {
   return found;
 }
 
-/** One agent per environment, named as NeMo Gym names it: `<env>_simple_agent`, or `<env>_gymnasium_agent` for reset/step ones. */
+/** Every agent per environment, named as NeMo Gym names it: `<env>_simple_agent` (or `_gymnasium_agent`), and its configs' own names. */
 async function agents(env: GatewayEnv): Promise<{ name: string; environment: string }[]> {
   const names = gatewayPorts(env).config.ENVIRONMENTS;
   const descriptions = await Promise.all(names.map((name) => service(env, name).describe()));
-  return descriptions.map((description, i) => ({
-    name: `${names[i]}_${description.kind === "gymnasium" ? "gymnasium" : "simple"}_agent`,
-    environment: names[i]!,
-  }));
+  return descriptions.flatMap((description, i) => {
+    const environment = names[i]!;
+    return agentNamesOf(environment, description.kind === "gymnasium" ? "gymnasium" : "simple").map((name) => ({ name, environment }));
+  });
 }
 
 /** NeMo Gym's global config as its head server holds it: the head server and, per agent, where to reach it. */

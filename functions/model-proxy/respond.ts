@@ -13,6 +13,7 @@ export function outputItems(turn: ModelTurn): Item[] {
       id: hexId("rs_"),
       type: "reasoning",
       summary: turn.reasoning.map((text) => ({ type: "summary_text", text })),
+      encrypted_content: null,
       status: "completed",
     });
   }
@@ -61,7 +62,7 @@ export function toResponse(turn: ModelTurn, params: ResponsesCreateParams, id = 
     incomplete_details: details,
     error: null,
     instructions: params.instructions ?? null,
-    metadata: params.metadata ?? {},
+    metadata: params.metadata ?? null,
     parallel_tool_calls: params.parallel_tool_calls ?? true,
     temperature: params.temperature ?? null,
     top_p: params.top_p ?? null,
@@ -78,6 +79,14 @@ export function toResponse(turn: ModelTurn, params: ResponsesCreateParams, id = 
     top_logprobs: echo("top_logprobs"),
     truncation: echo("truncation"),
     user: echo("user"),
+    // Fields NeMo Gym's recorded responses carry, null when the request sets none (its rollouts write them so).
+    conversation: echo("conversation"),
+    prompt_cache_key: echo("prompt_cache_key"),
+    prompt_cache_retention: echo("prompt_cache_retention"),
+    safety_identifier: echo("safety_identifier"),
+    store: echo("store"),
+    moderation: null,
+    completed_at: details ? null : Math.floor(turn.created),
     usage: usage
       ? {
           input_tokens: usage.prompt_tokens,

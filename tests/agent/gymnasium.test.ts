@@ -225,7 +225,7 @@ describe("the loop beyond NeMo Gym's tests", () => {
     );
     const result: Json = await runGymnasiumRollout(row(), parts, limits());
     expect(result.response.output.map((i: Json) => i.type)).toEqual(["function_call", "function_call_output", "message"]);
-    expect(result.response.output[1]).toEqual({ type: "function_call_output", call_id: "c1", output: '{"value": 1}' });
+    expect(result.response.output[1]).toEqual({ type: "function_call_output", call_id: "c1", output: '{"value": 1}', id: null, status: null });
     // The step sees only this turn's response, with the row.
     expect(log.filter((c) => c.path === "/step")[0]!.body.response.output).toEqual([call]);
   });
