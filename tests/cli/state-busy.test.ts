@@ -100,6 +100,9 @@ describe("a state folder held by another process", () => {
     const health = await fetch(`${devUrl}/v1/environments`, { headers: { authorization: `Bearer ${token}` } });
     expect(health.status).toBe(200);
     expect(JSON.parse(readFileSync(`${state}.owner`, "utf8")).pid).toBe(dev.pid);
+    // Ctrl-C, and wait for it: dev stops its runtime on the way out (a SIGKILL would leave workerd behind).
+    const exited = new Promise((resolve) => dev.once("exit", resolve));
     dev.kill("SIGINT");
+    await exited;
   });
 });
