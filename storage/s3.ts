@@ -37,21 +37,25 @@ async function bytesOf(body: string | Uint8Array | ReadableStream<Uint8Array>): 
   return new Uint8Array(await new Response(body).arrayBuffer());
 }
 
-/** Writers of one key wait for each other (emulated conditional writes only); module-wide, so every store in the process shares it. */
-const keyLocks = new Map<string, Promise<unknown>>();
-
-async function exclusive<T>(lockKey: string, work: () => Promise<T>): Promise<T> {
-  const previous = keyLocks.get(lockKey) ?? Promise.resolve();
-  const run = previous.then(work, work);
-  // The caller gets this write's error from `run`; the lock only orders writers, and the next one must not inherit it.
-  const tail = run.catch(() => undefined);
-  keyLocks.set(lockKey, tail);
-  try {
-    return await run;
-  } finally {
-    if (keyLocks.get(lockKey) === tail) keyLocks.delete(lockKey);
-  }
+/** One writer of a key at a time, in order of arrival (a conditional write's check and put as one step). */
+export function serialByKey(): <T>(lockKey: string, work: () => Promise<T>) => Promise<T> {
+  const locks = new Map<string, Promise<unknown>>();
+  return async (lockKey, work) => {
+    const previous = locks.get(lockKey) ?? Promise.resolve();
+    const run = previous.then(work, work);
+    // The caller gets this write's error from `run`; the lock only orders writers, and the next one must not inherit it.
+    const tail = run.catch(() => undefined);
+    locks.set(lockKey, tail);
+    try {
+      return await run;
+    } finally {
+      if (locks.get(lockKey) === tail) locks.delete(lockKey);
+    }
+  };
 }
+
+/** Writers of one key wait for each other (emulated conditional writes only); module-wide, so every store in the process shares it. */
+const exclusive = serialByKey();
 
 export function s3Store(client: S3Client, bucket: string, prefix = "", options: S3StoreOptions = {}): ObjectStore {
   const full = (key: string) => prefix + key;

@@ -2,6 +2,7 @@
 // native conditional path meets a real 412 PreconditionFailed; every other request (S3 or SQS) passes through unchanged.
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
+import { serialByKey } from "../../storage/s3.js";
 
 const HOP_BY_HOP = new Set(["host", "connection", "content-length", "transfer-encoding", "expect", "keep-alive"]);
 
@@ -25,17 +26,7 @@ type Answer = { status: number; headers: Headers; body: Buffer };
 /** Listens on 127.0.0.1:`port` (0 picks a free one) and forwards to `target`. */
 export async function startConditionalFront(target: string, port = 0): Promise<ConditionalFront> {
   // One conditional writer of a key at a time: the HEAD and the PUT are one step, as in S3.
-  const locks = new Map<string, Promise<unknown>>();
-  const exclusive = async (key: string, work: () => Promise<Answer>): Promise<Answer> => {
-    const run = (locks.get(key) ?? Promise.resolve()).then(work, work);
-    const tail = run.catch(() => undefined);
-    locks.set(key, tail);
-    try {
-      return await run;
-    } finally {
-      if (locks.get(key) === tail) locks.delete(key);
-    }
-  };
+  const exclusive = serialByKey();
 
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
