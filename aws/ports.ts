@@ -84,7 +84,7 @@ export function awsAgent(options: AwsAgentOptions): AwsAgent {
     rollouts: guardedQueue(sqsQueue<WorkMessage>(options.clients.sqs, options.queueUrl), { sendFailureRate: config.CHAOS_QUEUE_SEND_FAILURE_RATE }),
     results: bucketResults(jobs),
     store,
-    job: (id) => ({ started: () => jobs.started(id), abandon: (scope, failure) => jobs.abandon(id, scope, failure) }),
+    job: (id) => ({ wanted: () => jobs.started(id), started: () => jobs.started(id), abandon: (scope, failure) => jobs.abandon(id, scope, failure) }),
   };
   return { ports, jobs, sqs: options.clients.sqs };
 }

@@ -132,11 +132,19 @@ export interface ResumeOptions {
   onlyMissing?: boolean;
 }
 
+/** What an agent needs to know of a job it runs work for. */
+export interface JobWanted {
+  numRepeats: number;
+  model?: ModelChoice;
+}
+
 export interface JobRpc {
   create(config: JobConfig): Promise<JobInfo>;
   info(): Promise<JobInfo | null>;
-  /** The agent reports rollouts it starts and learns the job's repeats; null means cancelled (or unknown): drop the work. */
-  started(count: number): Promise<{ numRepeats: number; model?: ModelChoice } | null>;
+  /** Whether the job still wants its work (a read): its repeats and model, or null for a cancelled or unknown job (drop the work). */
+  wanted(): Promise<JobWanted | null>;
+  /** The agent reports rollouts it starts (counted as running) and learns what wanted() answers. */
+  started(count: number): Promise<JobWanted | null>;
   record(entries: ResultEntry[]): Promise<{ written: number; duplicates: number }>;
   cancel(): Promise<JobInfo | null>;
   /**
@@ -239,6 +247,7 @@ export function boundedJob(stub: JobRpc, ms: number = TIMEOUTS.jobRpcMs): JobRpc
   return {
     create: (config) => bound(stub.create(config), "create"),
     info: () => bound(stub.info(), "info"),
+    wanted: () => bound(stub.wanted(), "wanted"),
     started: (count) => bound(stub.started(count), "started"),
     record: (entries) => bound(stub.record(entries), "record"),
     cancel: () => bound(stub.cancel(), "cancel"),

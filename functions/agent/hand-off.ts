@@ -83,7 +83,7 @@ export async function expandToRunners(
   await Promise.all(
     byShard.map(async (items, shard) => {
       for (let i = 0; i < items.length; i += SLICE) {
-        if ((await ports.job(body.job_id).started(0)) === null) return;
+        if ((await ports.job(body.job_id).wanted()) === null) return;
         const slice = items.slice(i, i + SLICE);
         await runner(shard).accept(slice);
         handed += slice.length;

@@ -27,7 +27,7 @@ export interface AgentPorts {
   /** Result messages in their wire form (contracts/messages.ts encodeResult). */
   results: MessageQueue<string>;
   store: ObjectStore;
-  job(id: string): Pick<JobRpc, "started" | "abandon">;
+  job(id: string): Pick<JobRpc, "wanted" | "started" | "abandon">;
   /** Structured logs (http/log.ts); silent when not given. */
   log?: Logger;
   /** The rollout runners the consumer hands rollouts to, by shard (absent where there are none: the consumer runs them). */

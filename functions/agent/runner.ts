@@ -160,7 +160,7 @@ export class RolloutRunner extends DurableObject<AgentEnv> implements RunnerRpc 
     if (known && Date.now() - known.at < JOB_CHECK_MS) return known.live;
     const live = this.ports
       .job(jobId)
-      .started(0)
+      .wanted()
       .then(
         (started) => started !== null,
         // Not known: the rollout runs (its result is recorded once, or dropped by a cancelled job's Job object).

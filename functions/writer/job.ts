@@ -11,6 +11,7 @@ import {
   type JobConfig,
   type JobInfo,
   type JobRpc,
+  type JobWanted,
   type LocationPage,
   type ResultEntry,
   type ResultKind,
@@ -20,7 +21,7 @@ import {
   scopePairs,
 } from "../../contracts/jobs.js";
 import { jobKeys, rolloutId, type WorkMessage } from "../../contracts/messages.js";
-import type { ModelChoice, RpcResult } from "../../contracts/rpc.js";
+import type { RpcResult } from "../../contracts/rpc.js";
 import { type Logger, workerLogger } from "../../http/log.js";
 import { guardedQueue } from "../../queues/guarded.js";
 import { cloudflareQueue } from "../../queues/cloudflare.js";
@@ -84,15 +85,20 @@ export class Job extends DurableObject<WriterEnv> implements JobRpc {
     return meta ? this.describe(meta) : null;
   }
 
-  async started(count: number): Promise<{ numRepeats: number; model?: ModelChoice } | null> {
+  async wanted(): Promise<JobWanted | null> {
     const meta = this.meta();
     if (!meta || meta.status === "cancelled") return null;
-    // started(0) only asks whether the job is still wanted (runners ask often): nothing to write.
+    return { numRepeats: meta.config.num_repeats, ...(meta.config.model ? { model: meta.config.model } : {}) };
+  }
+
+  async started(count: number): Promise<JobWanted | null> {
+    const meta = this.meta();
+    if (!meta || meta.status === "cancelled") return null;
     if (count > 0) {
       meta.started += count;
       this.tables.saveMeta(meta);
     }
-    return { numRepeats: meta.config.num_repeats, ...(meta.config.model ? { model: meta.config.model } : {}) };
+    return this.wanted();
   }
 
   record(entries: ResultEntry[]): Promise<{ written: number; duplicates: number }> {

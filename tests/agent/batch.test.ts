@@ -60,7 +60,7 @@ function ports(w: ReturnType<typeof world>, outcome: Outcome, vars: Record<strin
     rollouts: { limits: CLOUDFLARE_LIMITS, send: async (body) => void outcome.resent.push(body as RolloutMessage), sendBatch: async () => undefined },
     results: { limits: CLOUDFLARE_LIMITS, send: async (text) => void outcome.results.push(text), sendBatch: async () => undefined },
     store: { put: async () => true, get: async () => null, list: async () => ({ keys: [], prefixes: [] }), delete: async () => undefined },
-    job: () => ({ started: async () => ({ numRepeats: 1 }), abandon: async () => ({ written: 0 }) }),
+    job: () => ({ wanted: async () => ({ numRepeats: 1 }), started: async () => ({ numRepeats: 1 }), abandon: async () => ({ written: 0 }) }),
   };
 }
 

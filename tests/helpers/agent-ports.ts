@@ -181,6 +181,10 @@ export function fakePorts(options: {
     results: recordingQueue<string>(),
     store: options.store ?? countingStore(),
     // A dead-lettered expand message asks the job to abandon its chunk: these tests have none, so nothing is written.
-    job: (id) => ({ abandon: async () => ({ written: 0 }), ...(options.job?.(id) ?? { started: async () => ({ numRepeats: 1 }) }) }),
+    job: (id) => {
+      const job = options.job?.(id) ?? { started: async () => ({ numRepeats: 1 }) };
+      // Asking whether the job is wanted reads what started() would answer, without counting anything.
+      return { abandon: async () => ({ written: 0 }), wanted: () => job.started(0), ...job };
+    },
   };
 }
