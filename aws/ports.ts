@@ -6,7 +6,7 @@ import type { WorkMessage } from "../contracts/messages.js";
 import type { EnvironmentRpc } from "../contracts/rpc.js";
 import { type Environment, inProcessEnvironment } from "../environments/sdk/index.js";
 import type { AgentPorts } from "../functions/agent/ports.js";
-import { type BucketJobs, bucketJobs, bucketResults } from "../ledger/index.js";
+import { type BucketJobs, bucketJobs } from "../ledger/index.js";
 import { guardedQueue } from "../queues/guarded.js";
 import { sqsQueue } from "../queues/sqs.js";
 import type { AwsClients } from "../storage/aws.js";
@@ -74,17 +74,23 @@ export function awsAgent(options: AwsAgentOptions): AwsAgent {
   const config = parseVars(AgentVars, { ...env, ENVIRONMENTS: names.join(",") }, "agent");
   const surfaces = environmentSurfaces(options.environments, env);
   const store = bucketStore(options.clients, options.bucket, options.conditionalWrites, { writeFailureRate: config.CHAOS_STORE_WRITE_FAILURE_RATE });
-  const jobs = bucketJobs(store, { environment: (name) => surfaces.get(name) });
+  const rollouts = guardedQueue(sqsQueue<WorkMessage>(options.clients.sqs, options.queueUrl), { sendFailureRate: config.CHAOS_QUEUE_SEND_FAILURE_RATE });
+  const jobs = bucketJobs(store, { environment: (name) => surfaces.get(name), rollouts: () => rollouts });
   const ports: AgentPorts = {
     config,
     model: inProcessModel(policyVars(env)),
     environment: (name) => surfaces.get(name),
     environments: names,
     // Sends bounded in time, as on Cloudflare (queues/guarded.ts); the chaos rate is 0 outside the chaos suite.
-    rollouts: guardedQueue(sqsQueue<WorkMessage>(options.clients.sqs, options.queueUrl), { sendFailureRate: config.CHAOS_QUEUE_SEND_FAILURE_RATE }),
-    results: bucketResults(jobs),
+    rollouts,
+    // Results go straight into the bucket's ledger: no queue and no writer between the agent and the bucket.
+    results: jobs,
     store,
-    job: (id) => ({ wanted: () => jobs.started(id), started: () => jobs.started(id), abandon: (scope, failure) => jobs.abandon(id, scope, failure) }),
+    job: (id) => ({
+      wanted: () => jobs.wanted(id),
+      started: (count) => jobs.started(id, count),
+      abandon: (scope, failure) => jobs.abandon(id, scope, failure),
+    }),
   };
   return { ports, jobs, sqs: options.clients.sqs };
 }

@@ -164,6 +164,29 @@ export interface JobRpc {
 
 export type JobNamespace = ObjectNamespace<JobRpc>;
 
+/**
+ * A job's ledger, whatever keeps it: the Job Durable Object on Cloudflare (ledger/object-ledger.ts) or the bucket alone on
+ * AWS (ledger/bucket-jobs.ts). Both pass one contract suite (tests/ledger/). Calls name the job first.
+ */
+export interface JobLedger {
+  /** Creates the job (once: a second create of an id answers the job as it is). The caller then sends its expand messages. */
+  create(config: JobConfig): Promise<JobInfo>;
+  info(id: string): Promise<JobInfo | null>;
+  /** Whether the job still wants its work (a read); null for a cancelled or unknown job. */
+  wanted(id: string): Promise<JobWanted | null>;
+  /** Rollouts an agent starts, counted as running where the ledger can count them; answers what wanted() answers. */
+  started(id: string, count: number): Promise<JobWanted | null>;
+  /** Records results exactly once per rollout id, whoever sends them again. */
+  record(id: string, entries: ResultEntry[]): Promise<{ written: number; duplicates: number }>;
+  /** A failure record for each rollout of the scope without a result yet (a dead letter, a stall given up on). */
+  abandon(id: string, scope: RolloutScope, failure: Abandonment): Promise<{ written: number }>;
+  cancel(id: string): Promise<JobInfo | null>;
+  /** Re-enqueues what is missing and marks the job running; a resume that could not enqueue leaves the job as it was. */
+  resume(id: string, options?: ResumeOptions): Promise<RpcResult<Resumed> | null>;
+  /** The job's JSONL lines of a kind, in task-then-repeat order, a few at a time. */
+  lines(id: string, kind: ResultKind): AsyncGenerator<string>;
+}
+
 /** Rows per inputs chunk: the unit the agent expands into rollout messages (chunk i holds accepted tasks i×100 … i×100+99). */
 export const CHUNK_ROWS = 100;
 

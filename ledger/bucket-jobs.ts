@@ -2,8 +2,8 @@
 // conditional writes and listing. The AWS path's agents record results here; the CLI reads status and results from here.
 import { z } from "zod";
 import { countedClass, emptyFailureCounts, type FailureCounts } from "../contracts/failures.js";
-import { type Abandonment, chunkExpandMessages, type JobInfo, type ResultKind, type RolloutScope } from "../contracts/jobs.js";
-import { decodeResult, encodeResult, type WorkMessage } from "../contracts/messages.js";
+import { CHUNK_ROWS, chunkExpandMessages, type JobInfo, type JobLedger, type JobWanted } from "../contracts/jobs.js";
+import { decodeResult, encodeResult, type ResultHeader, type WorkMessage } from "../contracts/messages.js";
 import type { AggregateMetrics } from "../protocol/index.js";
 import { ENVELOPE_BYTES, type MessageQueue } from "../queues/queue.js";
 import type { ObjectStore } from "../storage/store.js";
@@ -19,22 +19,17 @@ const MetricsFile = z.record(
   z.custom<AggregateMetrics>((value) => typeof value === "object" && value !== null),
 );
 
-export interface BucketJobs {
-  /** Writes the manifest (once: a second create of an id changes nothing). The caller then sends the expand messages. */
-  create(manifest: BucketJobManifest): Promise<JobInfo>;
+/** The bucket's ledger: the contract's calls, plus what only the CLI and the tests ask of a bucket. */
+export interface BucketJobs extends JobLedger {
   /** The job's status, counted from its objects; with `finish`, a job whose results are all in is completed first if no agent did. */
   info(id: string, options?: { finish?: boolean }): Promise<JobInfo | null>;
-  /** The agent's call before it runs a job's messages: the repeats, or null for a cancelled or unknown job (drop the work). */
-  started(id: string): Promise<{ numRepeats: number } | null>;
   /** Records a result in its wire form (contracts/messages.ts): written once per (task, repeat) and kind, whoever sends it again. */
-  record(text: string): Promise<{ written: boolean }>;
-  /** A failure record for each rollout of the scope without a result yet (a dead-lettered expand message); how many it wrote. */
-  abandon(id: string, scope: RolloutScope, failure: Abandonment): Promise<{ written: number }>;
-  cancel(id: string): Promise<JobInfo | null>;
-  /** Forgets the failures and re-enqueues every (task, repeat) without a scored rollout. */
-  resume(id: string, rollouts: MessageQueue<WorkMessage>): Promise<(JobInfo & { resumed: number }) | null>;
-  /** The job's JSONL lines of a kind, ordered by task then repeat: assembled chunks as they are, the others read from their records. */
-  lines(id: string, kind: ResultKind): AsyncGenerator<string>;
+  recordText(text: string): Promise<{ written: boolean }>;
+}
+
+export interface BucketJobsOptions extends SealOptions {
+  /** Where a resume sends the expand messages of what is missing (only `resume` needs it). */
+  rollouts?: () => MessageQueue<WorkMessage>;
 }
 
 function describe(manifest: Manifest, status: JobInfo["status"], done: number, failed: number, completed?: Completed): JobInfo {
@@ -71,7 +66,7 @@ function completedClasses(byClass: Record<string, number>): FailureCounts {
   return counts;
 }
 
-export function bucketJobs(store: ObjectStore, options: SealOptions = {}): BucketJobs {
+export function bucketJobs(store: ObjectStore, options: BucketJobsOptions = {}): BucketJobs {
   /** Seals every complete chunk not sealed yet and finishes the job; true once it is completed. */
   async function finish(manifest: Manifest): Promise<boolean> {
     for (let chunk = 0; chunk < manifest.chunks; chunk++) {
@@ -97,8 +92,12 @@ export function bucketJobs(store: ObjectStore, options: SealOptions = {}): Bucke
   }
 
   /** Records a result in its wire form: once per (task, repeat) and kind; the write that completes a task, chunk or job finishes it. */
-  async function record(text: string): Promise<{ written: boolean }> {
+  function recordText(text: string): Promise<{ written: boolean }> {
     const { header, line } = decodeResult(text);
+    return recordOne(header, line);
+  }
+
+  async function recordOne(header: ResultHeader, line: string | undefined): Promise<{ written: boolean }> {
     const manifest = await readManifest(store, header.job_id);
     const chunk = manifest?.chunkOf(header.task_index);
     // A result for a job (or task) this bucket does not have can never complete anything: it is dropped, not retried.
@@ -124,21 +123,31 @@ export function bucketJobs(store: ObjectStore, options: SealOptions = {}): Bucke
     return { written };
   }
 
+  async function wanted(id: string): Promise<JobWanted | null> {
+    const manifest = await readManifest(store, id);
+    if (!manifest || (await exists(store, ledgerKeys.cancelled(id)))) return null;
+    return { numRepeats: manifest.num_repeats, ...(manifest.model ? { model: manifest.model } : {}) };
+  }
+
   return {
-    async create(manifest) {
+    async create(config) {
+      const manifest: BucketJobManifest = { ...config, chunk_rows: CHUNK_ROWS };
       await store.put(ledgerKeys.manifest(manifest.id), JSON.stringify(manifest), { contentType: "application/json", onlyIfAbsent: true });
       return (await info(manifest.id))!;
     },
 
     info,
+    wanted,
+    // No object sees every start on this path: running rollouts are not counted (README, "Jobs on AWS").
+    started: (id) => wanted(id),
+    recordText,
 
-    async started(id) {
-      const manifest = await readManifest(store, id);
-      if (!manifest || (await exists(store, ledgerKeys.cancelled(id)))) return null;
-      return { numRepeats: manifest.num_repeats };
+    async record(id, entries) {
+      let written = 0;
+      // One at a time: each write may complete a task or a chunk, which the next one's listing then sees.
+      for (const { line, ...entry } of entries) if ((await recordOne({ job_id: id, ...entry }, line)).written) written++;
+      return { written, duplicates: entries.length - written };
     },
-
-    record,
 
     async abandon(id, scope, failure) {
       const manifest = await readManifest(store, id);
@@ -146,7 +155,7 @@ export function bucketJobs(store: ObjectStore, options: SealOptions = {}): Bucke
       const texts = abandonedResults(manifest, scope, failure, await listResults(store, manifest));
       let written = 0;
       // One at a time: each write may complete a task or a chunk, which the next one's listing then sees.
-      for (const text of texts) if ((await record(text)).written) written++;
+      for (const text of texts) if ((await recordText(text)).written) written++;
       return { written };
     },
 
@@ -157,24 +166,32 @@ export function bucketJobs(store: ObjectStore, options: SealOptions = {}): Bucke
       return info(id);
     },
 
-    async resume(id, rollouts) {
+    async resume(id, { onlyMissing = false } = {}) {
       const manifest = await readManifest(store, id);
       if (!manifest) return null;
       const kept = await listResults(store, manifest);
       const missing = new Map<number, [number, number][]>();
       for (const [task, chunk] of manifest.tasks.map((t) => [t, manifest.chunkOf(t)!] as const)) {
         for (let repeat = 0; repeat < manifest.num_repeats; repeat++) {
-          if (kept.get(`${task}:${repeat}`)?.kind === "rollout") continue;
+          const have = kept.get(`${task}:${repeat}`);
+          if (have && (onlyMissing || have.kind === "rollout")) continue;
           const pairs = missing.get(chunk) ?? [];
           pairs.push([task, repeat]);
           missing.set(chunk, pairs);
         }
       }
-      const failures = [...kept.values()].flatMap((k) => [...(k.kind === "failure" ? [k.key] : []), ...(k.shadowed ? [k.shadowed] : [])]);
+      // With onlyMissing a failure stays what it was; otherwise it is forgotten and run again (as NeMo Gym's resume does).
+      const failures = onlyMissing ? [] : [...kept.values()].flatMap((k) => [...(k.kind === "failure" ? [k.key] : []), ...(k.shadowed ? [k.shadowed] : [])]);
       const resumed = [...missing.values()].reduce((n, pairs) => n + pairs.length, 0);
-      if (resumed === 0) return { ...(await info(id, { finish: true }))!, resumed };
+      if (resumed === 0) return { ok: true, value: { info: (await info(id, { finish: true }))!, resumed } };
+      const refused = (reason: string) => ({
+        ok: false as const,
+        error: { status: 503, code: "resume_failed", message: `job ${id} could not be resumed (${resumed} missing rollouts: ${reason}); it is unchanged` },
+      });
+      const queue = options.rollouts?.();
+      if (!queue) return refused("no rollouts queue to send them on");
       // However many are missing, each message fits the queue: a chunk wanted whole is one message, a long list is split.
-      const room = rollouts.limits.maxMessageBytes - ENVELOPE_BYTES;
+      const room = queue.limits.maxMessageBytes - ENVELOPE_BYTES;
       const messages = [...missing].flatMap(([chunk, only]) =>
         chunkExpandMessages(
           { kind: "expand", job_id: id, chunk_key: manifest.chunk_keys[chunk]!, attempt: 2 },
@@ -183,6 +200,13 @@ export function bucketJobs(store: ObjectStore, options: SealOptions = {}): Bucke
           room,
         ),
       );
+      // The failures to run again are kept aside: a send that fails puts them back, and the job is as it was.
+      const saved = new Map<string, string>();
+      for (const key of failures) {
+        const object = await store.get(key);
+        if (object) saved.set(key, await object.text());
+      }
+      const wasCancelled = await exists(store, ledgerKeys.cancelled(id));
       // Completion markers first: from here on the job reads as running, and the chunks re-seal as their results land.
       await store.delete([
         ledgerKeys.completed(id),
@@ -191,8 +215,15 @@ export function bucketJobs(store: ObjectStore, options: SealOptions = {}): Bucke
         ...[...missing.keys()].map((c) => ledgerKeys.seal(id, c)),
       ]);
       await store.delete(failures);
-      await rollouts.sendBatch(messages.map((body) => ({ body })));
-      return { ...(await info(id))!, resumed };
+      try {
+        await queue.sendBatch(messages.map((body) => ({ body })));
+      } catch (error) {
+        for (const [key, text] of saved) await store.put(key, text, { contentType: "text/plain", onlyIfAbsent: true });
+        if (wasCancelled) await store.put(ledgerKeys.cancelled(id), "", { contentType: "text/plain" });
+        else await info(id, { finish: true }); // seals and completes again what was complete
+        return refused(error instanceof Error ? error.message : String(error));
+      }
+      return { ok: true, value: { info: (await info(id))!, resumed } };
     },
 
     async *lines(id, kind) {

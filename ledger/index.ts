@@ -1,7 +1,7 @@
-// Jobs in a bucket alone: exactly-once results, completion and metrics without a Durable Object (the AWS path).
-export { type BucketJobs, bucketJobs } from "./bucket-jobs.js";
-export { type BucketJobOptions, createBucketJob } from "./create.js";
+// Jobs' ledgers and their rows: the Job Durable Object's (Cloudflare) and the bucket's alone (AWS), one row-ingest for both.
+export { type BucketJobs, type BucketJobsOptions, bucketJobs } from "./bucket-jobs.js";
+export { checkRepeats, createJob, DEFAULT_JOB_CAPS, type IngestOptions, ingestRows, type JobCaps, type JobSinks, numberedLines } from "./ingest.js";
 export { ledgerKeys } from "./keys.js";
 export { type BucketJobManifest, readManifest } from "./manifest.js";
-export { BUCKET_RESULT_LIMITS, bucketResults } from "./results-queue.js";
+export { type ObjectLedger, objectLedger, resultBytes } from "./object-ledger.js";
 export type { SealOptions } from "./seal.js";

@@ -1,6 +1,7 @@
 // A bucket job's manifest (`jobs/<id>/job.json`): its whole configuration, which a Job Durable Object holds on Cloudflare.
 import { z } from "zod";
 import type { JobConfig } from "../contracts/jobs.js";
+import type { ModelChoice } from "../contracts/rpc.js";
 import type { ObjectStore } from "../storage/store.js";
 import { ledgerKeys } from "./keys.js";
 
@@ -14,6 +15,8 @@ export const BucketJobManifest = z.object({
   skipped_lines: z.array(z.object({ line: z.number(), field: z.string(), message: z.string() })).optional(),
   /** Rows per inputs chunk: a task's chunk is its position among the accepted tasks divided by this. */
   chunk_rows: z.number().int().positive(),
+  /** The policy model the job's rollouts call (the job's own choice), as on Cloudflare. */
+  model: z.custom<ModelChoice>((value) => typeof value === "object" && value !== null && !Array.isArray(value)).optional(),
 }) satisfies z.ZodType<JobConfig>;
 export type BucketJobManifest = z.infer<typeof BucketJobManifest>;
 

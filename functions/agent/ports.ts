@@ -4,7 +4,7 @@ import type { AgentConfig } from "../../contracts/config.js";
 import { AgentVars, configCache } from "../../contracts/config.js";
 import type { AgentEnv } from "../../contracts/env.generated.js";
 import { environmentService } from "../../contracts/environments.js";
-import { boundedJob, type JobRpc } from "../../contracts/jobs.js";
+import { boundedJob, type JobLedger, type JobRpc } from "../../contracts/jobs.js";
 import type { WorkMessage } from "../../contracts/messages.js";
 import type { EnvironmentRpc, ModelRpc } from "../../contracts/rpc.js";
 import type { RunnerRpc } from "../../contracts/runner.js";
@@ -24,8 +24,11 @@ export interface AgentPorts {
   /** The names of the environments deployed with this agent. */
   environments: readonly string[];
   rollouts: MessageQueue<WorkMessage>;
-  /** Result messages in their wire form (contracts/messages.ts encodeResult). */
-  results: MessageQueue<string>;
+  /**
+   * Where results go: the `results` queue, in their wire form (contracts/messages.ts encodeResult), for the writer to record;
+   * or the job ledger itself, where the agent has it in reach (AWS: the bucket).
+   */
+  results: MessageQueue<string> | Pick<JobLedger, "record">;
   store: ObjectStore;
   job(id: string): Pick<JobRpc, "wanted" | "started" | "abandon">;
   /** Structured logs (http/log.ts); silent when not given. */

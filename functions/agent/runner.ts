@@ -64,7 +64,7 @@ export class RolloutRunner extends DurableObject<AgentEnv> implements RunnerRpc 
     const base = cloudflarePorts(env);
     // Results leave in batches: one request to the queue per 25 ms (or per 100 results), not one per rollout. The local
     // queue sets a timer per message it takes in, and one request per result at hundreds a second passed its 10,000.
-    this.ports = { ...base, results: batchedQueue(base.results, RESULTS_FLUSH_MS) };
+    this.ports = { ...base, results: "send" in base.results ? batchedQueue(base.results, RESULTS_FLUSH_MS) : base.results };
     this.readChunk = chunkReader(base, CHUNKS_KEPT);
     this.sql.exec("CREATE TABLE IF NOT EXISTS items (id TEXT PRIMARY KEY, item TEXT NOT NULL)");
     // Whatever a previous life of this runner left is run again.

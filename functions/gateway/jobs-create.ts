@@ -1,22 +1,17 @@
-// POST /v1/jobs: validate every line, store the materialized inputs in chunks, enqueue one expand message per chunk.
+// POST /v1/jobs: the request read (a JSONL body, `rows`, or `rows_key`), then the rows in through ledger/ingest.ts.
 import type { Context } from "hono";
 import { z } from "zod";
 import type { GatewayEnv } from "../../contracts/env.generated.js";
-import { CHUNK_ROWS, type JobConfig, newJobId } from "../../contracts/jobs.js";
-import { jobKeys } from "../../contracts/messages.js";
-import { acceptRow } from "../../contracts/job-rows.js";
 import { readJson } from "../../http/errors.js";
-import { JSON_LIMITS, jsonLimitError, MAX_LINE_BYTES, parseJsonWithin } from "../../http/json.js";
+import { MAX_LINE_BYTES, parseJsonWithin } from "../../http/json.js";
 import { LineError, type RawLine, readLines } from "../../http/jsonl.js";
-import { EdgegymError, type ErrorIssue, parseOr400, ResponsesCreateParams } from "../../protocol/index.js";
+import { createJob as createJobFromRows } from "../../ledger/index.js";
+import { EdgegymError, parseOr400 } from "../../protocol/index.js";
 import { callerOf } from "./caller.js";
 import { mayReadRows } from "./files.js";
-import { checkRepeats, rowsOverCap } from "./job-limits.js";
 import { ModelFields, modelChoice } from "./model-choice.js";
 import { gatewayPorts } from "./ports.js";
 
-/** Rows per inputs chunk: the unit the agent expands into rollout messages (its layout is a contract: contracts/jobs.ts). */
-const MAX_REPORTED_PROBLEMS = 1000;
 /** The content types a JSON Lines upload may carry (none at all is one). */
 const JSONL_TYPES = new Set([
   "",
@@ -94,102 +89,11 @@ async function readRequest(
 export async function createJob(c: Context<{ Bindings: GatewayEnv }>): Promise<Response> {
   const { options, source } = await readRequest(c);
   const ports = gatewayPorts(c.env);
-  const known = ports.config.ENVIRONMENTS;
-  if (options.environment && !known.includes(options.environment)) {
-    throw new EdgegymError(404, "unknown_environment", `no environment "${options.environment}" (known: ${known.join(", ")})`);
-  }
-  if (options.responses_create_params) parseOr400(ResponsesCreateParams.partial(), options.responses_create_params, "responses_create_params");
-  checkRepeats(options.num_repeats, ports.config);
-
-  const id = newJobId();
-  const problems: ErrorIssue[] = [];
-  let problemCount = 0;
-  const tasks: number[] = [];
-  const chunkKeys: string[] = [];
-  let chunk: string[] = [];
-  const flush = async () => {
-    if (chunk.length === 0) return;
-    const key = jobKeys.inputsChunk(id, chunkKeys.length);
-    await ports.store.put(key, `${chunk.join("\n")}\n`, { contentType: "application/x-ndjson" });
-    chunkKeys.push(key);
-    chunk = [];
-  };
-  const problem = (line: number, issue: Omit<ErrorIssue, "line">) => {
-    problemCount++;
-    if (problems.length < MAX_REPORTED_PROBLEMS) problems.push({ line, ...issue });
-  };
-
-  const model = modelChoice(c, options);
-  let taskIndex = 0;
-  /** Task index → the line that holds it: a row's own `_ng_task_index` is kept, so two rows may not share one. */
-  const lineOfTask = new Map<number, number>();
-  for await (const read of source) {
-    const lineNumber = read.line;
-    if ("text" in read && read.text.trim() === "") continue;
-    if (options.limit !== undefined && taskIndex >= options.limit) break;
-    const position = taskIndex++;
-    if (!("text" in read)) {
-      const message = read.problem === "too_long" ? `longer than ${MAX_LINE_BYTES} bytes` : "not valid UTF-8";
-      problem(lineNumber, { path: [], message });
-      continue;
-    }
-    // Nesting and string lengths are checked before the line is parsed (acceptRow parses it).
-    const refused = jsonLimitError(read.text, "the line", JSON_LIMITS);
-    if (refused) {
-      problem(lineNumber, { path: [], message: refused.message });
-      continue;
-    }
-    const verdict = acceptRow(read.text, position, { ...options, environments: known });
-    if ("issues" in verdict) {
-      for (const issue of verdict.issues) problem(lineNumber, issue);
-      continue;
-    }
-    const task = verdict.task;
-    const earlier = lineOfTask.get(task);
-    if (earlier !== undefined) {
-      problem(lineNumber, { path: ["_ng_task_index"], message: `task index ${task} is already line ${earlier}'s; each row of a job needs its own` });
-      continue;
-    }
-    const tooLarge = rowsOverCap(tasks.length + 1, options.num_repeats, ports.config);
-    if (tooLarge) {
-      await ports.store.delete(chunkKeys);
-      throw tooLarge;
-    }
-    chunk.push(verdict.line);
-    lineOfTask.set(task, lineNumber);
-    tasks.push(task);
-    if (chunk.length >= CHUNK_ROWS) await flush();
-  }
-  await flush();
-
-  const discard = () => ports.store.delete(chunkKeys);
-  if (problemCount > 0 && !options.skip_invalid) {
-    await discard();
-    const error = new EdgegymError(
-      400,
-      "invalid_rows",
-      `${problemCount} problem(s) in the rows; nothing was enqueued (pass skip_invalid to run the valid rows)`,
-      problems,
-    );
-    return c.json(error.toEnvelope(), 400);
-  }
-  if (tasks.length === 0) {
-    await discard();
-    throw new EdgegymError(400, "no_rows", "the job has no valid rows");
-  }
-
-  const config: JobConfig = {
-    id,
-    ...(options.environment ? { environment: options.environment } : {}),
-    num_repeats: options.num_repeats,
-    tasks,
-    chunk_keys: chunkKeys,
-    created_at: Date.now(),
-    ...(Object.keys(model).length ? { model } : {}),
-    ...(problems.length ? { skipped_lines: problems.map((p) => ({ line: p.line ?? 0, field: p.path.join("."), message: p.message })) } : {}),
-  };
-  await ports.store.put(jobKeys.manifest(id), JSON.stringify({ id, created_at: config.created_at, environment: config.environment ?? null }));
-  const info = await ports.job(id).create(config);
-  await ports.rollouts.sendBatch(chunkKeys.map((chunk_key) => ({ body: { kind: "expand", job_id: id, chunk_key, attempt: 1 } })));
+  const info = await createJobFromRows(ports, source, {
+    ...options,
+    environments: ports.config.ENVIRONMENTS,
+    model: modelChoice(c, options),
+    caps: ports.config,
+  });
   return c.json(info, 201);
 }

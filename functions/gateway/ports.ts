@@ -1,8 +1,9 @@
-// What the gateway works with, built once per isolate from its bindings: config, bucket, queue and Job objects.
+// What the gateway works with, built once per isolate from its bindings: config, bucket, queue and the jobs' ledger.
 import { configCache, type GatewayConfig, GatewayVars } from "../../contracts/config.js";
 import type { GatewayEnv } from "../../contracts/env.generated.js";
-import { boundedJob, type JobRpc } from "../../contracts/jobs.js";
+import type { JobRpc } from "../../contracts/jobs.js";
 import type { WorkMessage } from "../../contracts/messages.js";
+import { type ObjectLedger, objectLedger } from "../../ledger/index.js";
 import { cloudflareQueue } from "../../queues/cloudflare.js";
 import { guardedQueue } from "../../queues/guarded.js";
 import type { MessageQueue } from "../../queues/queue.js";
@@ -14,6 +15,8 @@ export interface GatewayPorts {
   config: GatewayConfig;
   store: ObjectStore;
   rollouts: MessageQueue<WorkMessage>;
+  /** Jobs' ledger: their Job objects. */
+  ledger: ObjectLedger;
   job(id: string): JobRpc;
 }
 
@@ -23,12 +26,9 @@ const cache = new WeakMap<GatewayEnv, GatewayPorts>();
 export function gatewayPorts(env: GatewayEnv): GatewayPorts {
   let ports = cache.get(env);
   if (!ports) {
-    ports = {
-      config: config(env),
-      store: guardedStore(r2Store(env.BUCKET)),
-      rollouts: guardedQueue(cloudflareQueue(env.ROLLOUTS)),
-      job: (id) => boundedJob(env.JOBS.get(env.JOBS.idFromName(id))),
-    };
+    const store = guardedStore(r2Store(env.BUCKET));
+    const ledger = objectLedger(env.JOBS, store);
+    ports = { config: config(env), store, rollouts: guardedQueue(cloudflareQueue(env.ROLLOUTS)), ledger, job: ledger.job };
     cache.set(env, ports);
   }
   return ports;

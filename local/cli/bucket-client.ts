@@ -6,10 +6,10 @@ import { Readable } from "node:stream";
 import { bucketStore, parseBucket } from "../../aws/ports.js";
 import { chooseEnvironments, loadEnvironments } from "../../aws/environments.js";
 import type { EnvironmentRpc } from "../../contracts/rpc.js";
-import { JOBS_PREFIX } from "../../contracts/messages.js";
+import { JOBS_PREFIX, type WorkMessage } from "../../contracts/messages.js";
 import { inProcessEnvironment } from "../../environments/sdk/index.js";
 import { discoverEnvironments } from "../../infra/environments.js";
-import { type BucketJobs, bucketJobs, createBucketJob } from "../../ledger/index.js";
+import { type BucketJobs, bucketJobs, createJob, DEFAULT_JOB_CAPS, numberedLines } from "../../ledger/index.js";
 import { EdgegymError } from "../../protocol/index.js";
 import { guardedQueue } from "../../queues/guarded.js";
 import { sqsQueue } from "../../queues/sqs.js";
@@ -37,7 +37,10 @@ export class BucketJobsClient {
     this.store = bucketStore(this.clients, parseBucket(target.bucket));
     // A job whose last result landed without its job being finished (the agent that wrote it died) is finished here:
     // its metrics come from each environment's own aggregate metrics, in process, as the agent would have computed them.
-    this.jobs = bucketJobs(this.store, { environment: (name) => this.surfaces?.get(name) });
+    this.jobs = bucketJobs(this.store, {
+      environment: (name) => this.surfaces?.get(name),
+      rollouts: () => guardedQueue(sqsQueue(this.clients.sqs, this.queue())),
+    });
   }
 
   /** Where the jobs live, as the CLI names them to the user. */
@@ -67,12 +70,15 @@ export class BucketJobsClient {
   async create(file: string, options: JobOptionsInput): Promise<JobSnapshot> {
     const lines = createInterface({ input: createReadStream(file, "utf8"), crlfDelay: Number.POSITIVE_INFINITY });
     try {
-      return await createBucketJob(this.store, this.jobs, guardedQueue(sqsQueue(this.clients.sqs, this.queue())), lines, {
+      const sinks = { store: this.store, ledger: this.jobs, rollouts: guardedQueue(sqsQueue<WorkMessage>(this.clients.sqs, this.queue())) };
+      return await createJob(sinks, numberedLines(lines), {
         ...(options.environment ? { environment: options.environment } : {}),
         num_repeats: options.num_repeats ?? 1,
         ...(options.limit ? { limit: options.limit } : {}),
         skip_invalid: options.skip_invalid ?? false,
         environments: discoverEnvironments(PROJECT_ROOT),
+        caps: DEFAULT_JOB_CAPS,
+        skipHint: "skip them to run the valid rows",
       });
     } catch (error) {
       if (!(error instanceof EdgegymError)) throw error;
@@ -117,9 +123,10 @@ export class BucketJobsClient {
 
   async resume(id: string): Promise<JobSnapshot & { resumed: number }> {
     await this.withEnvironments((await this.jobs.info(id))?.environment);
-    const resumed = await this.jobs.resume(id, guardedQueue(sqsQueue(this.clients.sqs, this.queue())));
-    if (!resumed) throw new Error(`no job "${id}" in ${this.target.bucket}`);
-    return resumed;
+    const result = await this.jobs.resume(id);
+    if (!result) throw new Error(`no job "${id}" in ${this.target.bucket}`);
+    if (!result.ok) throw new Error(result.error.message);
+    return { ...result.value.info, resumed: result.value.resumed };
   }
 
   /** The job's scored JSONL (or failures), ordered by task then repeat. Following a job as it runs needs a gateway. */

@@ -45,6 +45,18 @@ interface Tally {
 /** The agent's ports with each result it records counted. */
 function countingResults(ports: AgentPorts, count: (rollouts: number) => void): AgentPorts {
   const results = ports.results;
+  if (!("send" in results)) {
+    return {
+      ...ports,
+      results: {
+        async record(id, entries) {
+          const recorded = await results.record(id, entries);
+          count(entries.length);
+          return recorded;
+        },
+      },
+    };
+  }
   return {
     ...ports,
     results: {

@@ -68,13 +68,13 @@ describe("bucket jobs", () => {
     const { store, jobs, id, created } = await setUp(2);
     expect(created).toMatchObject({ status: "running", counts: { total: 4, done: 0, failed: 0, queued: 4 } });
     // Five deliveries of one result at once: the conditional put lets exactly one through.
-    const racing = await Promise.all(Array.from({ length: 5 }, () => jobs.record(result(id, 0, 0, "rollout"))));
+    const racing = await Promise.all(Array.from({ length: 5 }, () => jobs.recordText(result(id, 0, 0, "rollout"))));
     expect(racing.filter((r) => r.written)).toHaveLength(1);
-    expect((await jobs.record(result(id, 0, 0, "rollout", 0))).written).toBe(false);
-    await jobs.record(result(id, 0, 1, "rollout", 0));
-    await jobs.record(result(id, 1, 0, "rollout"));
+    expect((await jobs.recordText(result(id, 0, 0, "rollout", 0))).written).toBe(false);
+    await jobs.recordText(result(id, 0, 1, "rollout", 0));
+    await jobs.recordText(result(id, 1, 0, "rollout"));
     expect((await jobs.info(id))!.status).toBe("running");
-    await jobs.record(result(id, 1, 1, "rollout"));
+    await jobs.recordText(result(id, 1, 1, "rollout"));
 
     const info = (await jobs.info(id))!;
     expect(info).toMatchObject({ status: "completed", counts: { total: 4, done: 4, failed: 0, queued: 0 }, progress: 1 });
@@ -94,9 +94,9 @@ describe("bucket jobs", () => {
 
   it("a scored rollout wins over a failure of the same rollout; resume forgets failures and re-enqueues only what has no rollout", async () => {
     const { where, jobs, id } = await setUp(1);
-    await jobs.record(result(id, 0, 0, "failure"));
-    await jobs.record(result(id, 1, 0, "failure"));
-    await jobs.record(result(id, 1, 0, "rollout"));
+    await jobs.recordText(result(id, 0, 0, "failure"));
+    await jobs.recordText(result(id, 1, 0, "failure"));
+    await jobs.recordText(result(id, 1, 0, "rollout"));
     expect(await jobs.info(id)).toMatchObject({ status: "completed", counts: { done: 1, failed: 1 } });
     expect((await lines(jobs, id, "failure")).map((r) => r._ng_task_index)).toEqual([0]);
 
@@ -118,17 +118,17 @@ describe("bucket jobs", () => {
     expect(await jobs.info(id)).toMatchObject({ status: "running", counts: { done: 1, failed: 0 } });
     expect(await lines(jobs, id, "failure")).toEqual([]);
 
-    await jobs.record(result(id, 0, 0, "rollout"));
+    await jobs.recordText(result(id, 0, 0, "rollout"));
     expect(await jobs.info(id)).toMatchObject({ status: "completed", counts: { done: 2, failed: 0 } });
   });
 
-  it("cancel: the agents' started() says drop the work, and the status says cancelled", async () => {
+  it("cancel: the agents' wanted() says drop the work, and the status says cancelled", async () => {
     const { jobs, id } = await setUp(1);
-    expect(await jobs.started(id)).toEqual({ numRepeats: 1 });
-    await jobs.record(result(id, 0, 0, "rollout"));
+    expect(await jobs.wanted(id)).toEqual({ numRepeats: 1 });
+    await jobs.recordText(result(id, 0, 0, "rollout"));
     expect(await jobs.cancel(id)).toMatchObject({ status: "cancelled", counts: { done: 1, queued: 0 } });
-    expect(await jobs.started(id)).toBeNull();
-    expect(await jobs.started("job_unknown")).toBeNull();
+    expect(await jobs.wanted(id)).toBeNull();
+    expect(await jobs.wanted("job_unknown")).toBeNull();
   });
 
   it("edgegym jobs status / results / list on --bucket: finishes a job whose last writer died before completing it", async () => {

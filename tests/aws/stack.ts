@@ -6,7 +6,7 @@ import { Readable } from "node:stream";
 import { createInterface } from "node:readline";
 import { awsAgent, bucketStore, parseBucket } from "../../aws/ports.js";
 import type { Environment } from "../../environments/sdk/index.js";
-import { createBucketJob } from "../../ledger/index.js";
+import { createJob, DEFAULT_JOB_CAPS, numberedLines } from "../../ledger/index.js";
 import { PROJECT_ROOT } from "../../local/paths.js";
 import { type Simulator, startSimulator } from "../../local/simulator/server.js";
 import { createQueueWithDlq, sqsQueue } from "../../queues/sqs.js";
@@ -83,10 +83,11 @@ export async function enqueueJob(stack: AwsStack, where: QueueAndBucket, jsonl: 
   const store = bucketStore(stack.clients, parseBucket(where.bucket));
   const { jobs } = awsAgent({ clients: stack.clients, queueUrl: where.queueUrl, bucket: parseBucket(where.bucket), environments: {}, env: stack.env });
   const lines = createInterface({ input: Readable.from([jsonl]), crlfDelay: Number.POSITIVE_INFINITY });
-  return createBucketJob(store, jobs, sqsQueue(stack.clients.sqs, where.queueUrl), lines, {
+  return createJob({ store, ledger: jobs, rollouts: sqsQueue(stack.clients.sqs, where.queueUrl) }, numberedLines(lines), {
     environment,
     num_repeats: numRepeats,
     environments: [environment],
+    caps: DEFAULT_JOB_CAPS,
   });
 }
 
