@@ -10,7 +10,7 @@ import type { ObjectStore } from "../storage/store.js";
 import { abandonedResults } from "./abandon.js";
 import { ledgerKeys } from "./keys.js";
 import { type BucketJobManifest, type Manifest, readManifest } from "./manifest.js";
-import { assemble, counts, listResults } from "./records.js";
+import { assemble, counts, linesByTask, listResults } from "./records.js";
 import { Completed, countKeys, exists, finishJob, readJson, type SealOptions, sealChunk } from "./seal.js";
 
 /** metrics.json as the Cloudflare writer writes it: per environment, NeMo Gym's aggregate metrics. */
@@ -229,6 +229,11 @@ export function bucketJobs(store: ObjectStore, options: BucketJobsOptions = {}):
     async *lines(id, kind) {
       const manifest = await readManifest(store, id);
       if (!manifest) return;
+      // Lines come in task-index order: chunk by chunk when the rows' task indices ascend (always, unless rows bring their own).
+      if (manifest.tasks.some((task, i) => i > 0 && task < manifest.tasks[i - 1]!)) {
+        yield* linesByTask(store, manifest, kind);
+        return;
+      }
       for (let chunk = 0; chunk < manifest.chunks; chunk++) {
         if (await exists(store, ledgerKeys.seal(id, chunk))) {
           const object = await store.get(ledgerKeys.assembled(id, kind, chunk));

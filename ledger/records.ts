@@ -97,3 +97,20 @@ export async function assemble(store: ObjectStore, manifest: Manifest, chunk: nu
   }
   return out;
 }
+
+/**
+ * A job's lines of a kind in task-index order when its rows' own task indices are not ascending (chunks then hold tasks
+ * out of order): each record read by itself, a window of tasks at a time, so memory stays bounded.
+ */
+export async function* linesByTask(store: ObjectStore, manifest: Manifest, kind: ResultKind): AsyncGenerator<string> {
+  const kept = await listResults(store, manifest);
+  const tasks = [...manifest.tasks].sort((a, b) => a - b);
+  const limit = pLimit(READS);
+  for (let at = 0; at < tasks.length; at += 100) {
+    const keys = tasks.slice(at, at + 100).flatMap((task) =>
+      Array.from({ length: manifest.num_repeats }, (_, repeat) => kept.get(`${task}:${repeat}`)).flatMap((k) => (k?.kind === kind ? [k.key] : [])),
+    );
+    const lines = await Promise.all(keys.map((key) => limit(async () => (await readRecord(store, key)).line)));
+    if (lines.length) yield lines.map((line) => `${line}\n`).join("");
+  }
+}

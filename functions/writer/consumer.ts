@@ -1,21 +1,12 @@
 // The writer as the `results` consumer: each job's results go to its Job object, which writes them exactly once; and as the
 // results dead-letter consumer: a result whose write kept failing becomes a dead_letter failure, so its job still completes.
-import type { JobNamespace, JobRpc, ResultEntry } from "../../contracts/jobs.js";
+import type { JobRpc, ResultEntry } from "../../contracts/jobs.js";
 import { decodeResult, type ResultMessage } from "../../contracts/messages.js";
 import { QUEUES } from "../../contracts/names.js";
 import type { Logger } from "../../http/log.js";
 import type { ReceivedBatch, ReceivedMessage } from "../../queues/queue.js";
 import type { ObjectStore } from "../../storage/store.js";
-
-export interface WriterPorts {
-  store: ObjectStore;
-  jobs: JobNamespace;
-  /** A job's Job object (bounded calls); the namespace's stub when not given. */
-  job?: (id: string) => Pick<JobRpc, "record" | "abandon">;
-  log?: Logger;
-  /** Backoff base for a retried result, in seconds (default 1). */
-  retryBaseSeconds?: number;
-}
+import type { WriterPorts } from "./ports.js";
 
 async function entryOf(store: ObjectStore, { header, line }: ResultMessage): Promise<ResultEntry> {
   let text = line;
@@ -43,7 +34,7 @@ function decoded(message: ReceivedMessage, log: Logger | undefined): ResultMessa
   }
 }
 
-const retryDelay = (ports: WriterPorts, message: ReceivedMessage) => Math.min(30, (ports.retryBaseSeconds ?? 1) * 2 ** message.attempts);
+const retryDelay = (ports: WriterPorts, message: ReceivedMessage) => Math.min(30, ports.config.RETRY_BASE_SECONDS * 2 ** message.attempts);
 
 function byJob(batch: ReceivedBatch, log: Logger | undefined): Map<string, { message: ReceivedMessage; result: ResultMessage }[]> {
   const jobs = new Map<string, { message: ReceivedMessage; result: ResultMessage }[]>();
@@ -61,7 +52,7 @@ function byJob(batch: ReceivedBatch, log: Logger | undefined): Map<string, { mes
 }
 
 export async function handleResults(batch: ReceivedBatch, ports: WriterPorts): Promise<void> {
-  const job = ports.job ?? ((id: string) => ports.jobs.get(ports.jobs.idFromName(id)));
+  const job = ports.job;
   if (batch.queue === QUEUES.resultsDlq) return handleDeadResults(batch, ports, job);
   for (const [jobId, items] of byJob(batch, ports.log)) {
     const started = Date.now();
@@ -71,7 +62,7 @@ export async function handleResults(batch: ReceivedBatch, ports: WriterPorts): P
     read.forEach((outcome, i) => {
       if (outcome.status === "fulfilled") return;
       const item = items[i]!;
-      ports.log?.warn("a result's payload could not be read; retried", { job_id: jobId, rollout_id: item.result.header.rollout_id, error: outcome.reason });
+      ports.log.warn("a result's payload could not be read; retried", { job_id: jobId, rollout_id: item.result.header.rollout_id, error: outcome.reason });
       item.message.retry({ delaySeconds: retryDelay(ports, item.message) });
     });
     if (ready.length === 0) continue;
@@ -79,10 +70,10 @@ export async function handleResults(batch: ReceivedBatch, ports: WriterPorts): P
       const entries = read.flatMap((outcome) => (outcome.status === "fulfilled" ? [outcome.value] : []));
       const { written, duplicates } = await job(jobId).record(entries);
       for (const item of ready) item.message.ack();
-      ports.log?.debug("results recorded", { job_id: jobId, outcome: "ok", written, duplicates, duration_ms: Date.now() - started });
+      ports.log.debug("results recorded", { job_id: jobId, outcome: "ok", written, duplicates, duration_ms: Date.now() - started });
     } catch (error) {
       // Only this job's messages come back; the Job object's id set makes the second delivery harmless.
-      ports.log?.warn("results could not be recorded; retried", { job_id: jobId, outcome: "retried", count: ready.length, error });
+      ports.log.warn("results could not be recorded; retried", { job_id: jobId, outcome: "retried", count: ready.length, error });
       for (const item of ready) item.message.retry({ delaySeconds: retryDelay(ports, item.message) });
     }
   }
@@ -98,9 +89,9 @@ async function handleDeadResults(batch: ReceivedBatch, ports: WriterPorts, job: 
         { failure_class: "dead_letter", message: "the rollout's result could not be written after every delivery of its message" },
       );
       for (const item of items) item.message.ack();
-      ports.log?.error("dead-lettered results recorded as dead_letter failures", { job_id: jobId, outcome: "dead_letter", count: items.length, written });
+      ports.log.error("dead-lettered results recorded as dead_letter failures", { job_id: jobId, outcome: "dead_letter", count: items.length, written });
     } catch (error) {
-      ports.log?.error("dead-lettered results could not be recorded; retried", { job_id: jobId, outcome: "retried", count: items.length, error });
+      ports.log.error("dead-lettered results could not be recorded; retried", { job_id: jobId, outcome: "retried", count: items.length, error });
       for (const item of items) item.message.retry({ delaySeconds: retryDelay(ports, item.message) });
     }
   }

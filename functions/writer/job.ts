@@ -1,7 +1,6 @@
 // One Durable Object per job: its counters, the set of finished rollout ids (exactly-once results), completion and metrics,
 // and a stall watch on its alarm (a job that stops moving re-enqueues what is missing, then gives up on it as failures).
 import { DurableObject } from "cloudflare:workers";
-import { configCache, WriterVars } from "../../contracts/config.js";
 import type { WriterEnv } from "../../contracts/env.generated.js";
 import { environmentService } from "../../contracts/environments.js";
 import { abandonedRecord } from "../../contracts/failures.js";
@@ -22,32 +21,28 @@ import {
 } from "../../contracts/jobs.js";
 import { jobKeys, rolloutId, type WorkMessage } from "../../contracts/messages.js";
 import type { RpcResult } from "../../contracts/rpc.js";
-import { type Logger, workerLogger } from "../../http/log.js";
-import { guardedQueue } from "../../queues/guarded.js";
-import { cloudflareQueue } from "../../queues/cloudflare.js";
+import type { Logger } from "../../http/log.js";
 import type { MessageQueue } from "../../queues/queue.js";
-import { guardedStore } from "../../storage/guarded.js";
-import { r2Store } from "../../storage/r2.js";
 import type { ObjectStore } from "../../storage/store.js";
 import { enqueueMissing } from "./enqueue.js";
 import { describeJob, type Meta } from "./info.js";
 import { jobMetrics } from "./metrics.js";
+import { writerPorts } from "./ports.js";
 import { noteStall, stallMs, stallStep } from "./stall.js";
 import { JobTables } from "./tables.js";
 import { browseResults, jobSummary } from "./views.js";
 
-const config = configCache(WriterVars, "writer");
 const encoder = new TextEncoder();
 
 export class Job extends DurableObject<WriterEnv> implements JobRpc {
   private readonly tables = new JobTables(this.ctx.storage.sql);
-  private readonly config = config(this.env);
-  private readonly store: ObjectStore = guardedStore(r2Store(this.env.BUCKET), { writeFailureRate: this.config.CHAOS_STORE_WRITE_FAILURE_RATE });
-  private readonly log: Logger = workerLogger("writer", this.config.LOG_LEVEL);
+  /** The writer Worker's ports (functions/writer/ports.ts), the same ones its results consumer uses. */
+  private readonly ports = writerPorts(this.env);
+  private readonly config = this.ports.config;
+  private readonly store: ObjectStore = this.ports.store;
+  private readonly log: Logger = this.ports.log;
   /** Where a resume or a heal re-enqueues what is missing. */
-  private readonly rollouts: MessageQueue<WorkMessage> = guardedQueue(cloudflareQueue(this.env.ROLLOUTS), {
-    sendFailureRate: this.config.CHAOS_QUEUE_SEND_FAILURE_RATE,
-  });
+  private readonly rollouts: MessageQueue<WorkMessage> = this.ports.rollouts;
   /** record() calls run one after another: a batch's ids are checked and written as one step. */
   private tail: Promise<unknown> = Promise.resolve();
 
