@@ -1,7 +1,8 @@
 // What the gateway works with, built once per isolate from its bindings: config, bucket, queue and Job objects.
 import { configCache, type GatewayConfig, GatewayVars } from "../../contracts/config.js";
 import type { GatewayEnv } from "../../contracts/env.generated.js";
-import { boundedJob, type JobRpc } from "../../contracts/jobs.js";
+import type { JobRpc } from "../../contracts/jobs.js";
+import { boundedJob } from "../../http/bounded.js";
 import type { WorkMessage } from "../../contracts/messages.js";
 import { cloudflareQueue } from "../../queues/cloudflare.js";
 import { guardedQueue } from "../../queues/guarded.js";

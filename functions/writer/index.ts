@@ -1,7 +1,7 @@
 // writer Worker entry: the `results` queue consumer (and its dead-letter queue's), and host of the Job Durable Object.
 import { configCache, WriterVars } from "../../contracts/config.js";
 import type { WriterEnv } from "../../contracts/env.generated.js";
-import { boundedJob } from "../../contracts/jobs.js";
+import { boundedJob } from "../../http/bounded.js";
 import { workerLogger } from "../../http/log.js";
 import { guardedStore } from "../../storage/guarded.js";
 import { r2Store } from "../../storage/r2.js";
