@@ -1,7 +1,6 @@
 // POST /v1/jobs: validate every line, store the materialized inputs in chunks, enqueue one expand message per chunk.
 import type { Context } from "hono";
 import { z } from "zod";
-import type { GatewayEnv } from "../../contracts/env.generated.js";
 import { CHUNK_ROWS, type JobConfig, newJobId } from "../../contracts/jobs.js";
 import { jobKeys } from "../../contracts/messages.js";
 import { acceptRow } from "../../contracts/job-rows.js";
@@ -9,7 +8,7 @@ import { readJson } from "../../http/errors.js";
 import { JSON_LIMITS, jsonLimitError, MAX_LINE_BYTES, parseJsonWithin } from "../../http/json.js";
 import { LineError, type RawLine, readLines } from "../../http/jsonl.js";
 import { EdgegymError, type ErrorIssue, parseOr400, ResponsesCreateParams } from "../../protocol/index.js";
-import { callerOf } from "./caller.js";
+import { callerOf, type GatewayContext } from "./caller.js";
 import { mayReadRows } from "./files.js";
 import { checkRepeats, rowsOverCap } from "./job-limits.js";
 import { ModelFields, modelChoice } from "./model-choice.js";
@@ -63,9 +62,7 @@ async function* bounded(stream: ReadableStream<Uint8Array>, skipInvalid: boolean
 }
 
 /** The options, from a JSON body or (for a JSONL body) from the query string. */
-async function readRequest(
-  c: Context<{ Bindings: GatewayEnv }>,
-): Promise<{ options: z.infer<typeof JobOptions>; source: AsyncGenerator<RawLine>; from: string }> {
+async function readRequest(c: Context<GatewayContext>): Promise<{ options: z.infer<typeof JobOptions>; source: AsyncGenerator<RawLine>; from: string }> {
   const type = (c.req.header("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   if (type === "application/json") {
     const body = parseOr400(JobRequest, await readJson(c), "job request");
@@ -91,7 +88,7 @@ async function readRequest(
   return { options, source: bounded(c.req.raw.body, options.skip_invalid), from: "body" };
 }
 
-export async function createJob(c: Context<{ Bindings: GatewayEnv }>): Promise<Response> {
+export async function createJob(c: Context<GatewayContext>): Promise<Response> {
   const { options, source } = await readRequest(c);
   const ports = gatewayPorts(c.env);
   const known = ports.config.ENVIRONMENTS;
@@ -171,7 +168,7 @@ export async function createJob(c: Context<{ Bindings: GatewayEnv }>): Promise<R
       `${problemCount} problem(s) in the rows; nothing was enqueued (pass skip_invalid to run the valid rows)`,
       problems,
     );
-    return c.json(error.toEnvelope(), 400);
+    throw error;
   }
   if (tasks.length === 0) {
     await discard();
