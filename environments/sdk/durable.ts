@@ -7,7 +7,7 @@ import { judgeThrough } from "./judge.js";
 import { plainData } from "./plain.js";
 import { environmentConfig } from "./config.js";
 import { environmentLog, logOutcome } from "./log.js";
-import { EXPIRED_SESSION, OPERATION_TIMEOUT_MS } from "./run.js";
+import { EXPIRED_SESSION, OPERATION_TIMEOUT_MS } from "./refusals.js";
 import type { Environment, SessionState } from "./types.js";
 
 const STATE_KEY = "state";

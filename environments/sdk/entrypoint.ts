@@ -1,6 +1,6 @@
 // An environment's RPC entrypoint: what the agent and writer call (typed, structured values), beside the HTTP app.
 import { WorkerEntrypoint } from "cloudflare:workers";
-import type { EnvironmentEnv } from "../../contracts/env.generated.js";
+import type { EnvironmentBindings } from "./bindings.js";
 import type {
   EnvironmentDescription,
   EnvironmentRpc,
@@ -37,11 +37,11 @@ function descriptionOf(environment: Environment): EnvironmentDescription {
 
 /** The Worker's default (HTTP) handler: the environment's Hono app, for outside callers. */
 export function environmentHandler(environment: Environment) {
-  return { fetch: appOf(environment).fetch } satisfies ExportedHandler<EnvironmentEnv>;
+  return { fetch: appOf(environment).fetch } satisfies ExportedHandler<EnvironmentBindings>;
 }
 
 /** The agent's calls are trusted: its row was validated when it came in, its responses built by the model proxy. */
-function trustedCall(environment: Environment, env: EnvironmentEnv, operation: SessionOperation, body: unknown, owner: SessionOwner): SessionCall {
+function trustedCall(environment: Environment, env: EnvironmentBindings, operation: SessionOperation, body: unknown, owner: SessionOwner): SessionCall {
   return { environment, env, operation, body, owner, trusted: true };
 }
 
@@ -52,7 +52,7 @@ function trustedCall(environment: Environment, env: EnvironmentEnv, operation: S
  * later operations (tool, verify, step, close) through run.ts, which signs session ids for their owner and sends a
  * stateful environment's operations to its session Durable Object (EnvironmentSession); aggregate verify responses.
  */
-export abstract class EnvironmentEntrypoint extends WorkerEntrypoint<EnvironmentEnv> implements EnvironmentRpc {
+export abstract class EnvironmentEntrypoint extends WorkerEntrypoint<EnvironmentBindings> implements EnvironmentRpc {
   /** The environment this Worker serves (an instance field: not exposed over RPC). */
   protected abstract readonly environment: Environment;
 

@@ -1,9 +1,9 @@
 // The gateway's per-request data in Hono's typed context: who a request comes from (once its token is checked) and its id.
 import type { Context } from "hono";
 import { createFactory } from "hono/factory";
-import type { GatewayEnv } from "../../contracts/env.generated.js";
 import type { Scope } from "../../contracts/tokens.js";
 import { EdgegymError } from "../../protocol/index.js";
+import type { GatewayBindings } from "./bindings.js";
 
 export interface Caller {
   /** The token's name (several tokens may share it while one is rotated): the identity in logs, sessions and uploads. */
@@ -13,7 +13,7 @@ export interface Caller {
 
 /** The gateway's Hono environment: its bindings, and what the request id and token check middlewares set. */
 export interface GatewayContext {
-  Bindings: GatewayEnv;
+  Bindings: GatewayBindings;
   Variables: {
     /** Set by the token check (auth.ts); absent on public routes. */
     caller?: Caller;
