@@ -20,13 +20,13 @@ afterAll(async () => {
   await local?.stop();
 });
 
-/** The answer's status, its x-request-id, and its body's text. */
+/** The answer's status, its x-request-id and Allow headers, and its body's text. */
 async function answer(path: string, token: string | undefined, init: RequestInit = {}) {
   const headers = new Headers(init.headers);
   if (token) headers.set("authorization", `Bearer ${token}`);
   headers.set("x-request-id", `test-${Math.random().toString(36).slice(2)}`);
   const response = await fetch(`${local.url}${path}`, { ...init, headers });
-  return { status: response.status, id: response.headers.get("x-request-id"), text: await response.text() };
+  return { status: response.status, id: response.headers.get("x-request-id"), allow: response.headers.get("allow"), text: await response.text() };
 }
 
 /** The envelope's error object: the id is the answer's, and the last key (as the envelope was made, not patched). */
@@ -46,6 +46,7 @@ describe("request_id in the gateway's error envelopes", () => {
 
     const wrongMethod = await answer("/v1/environments", ADMIN, { method: "DELETE" });
     expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.allow).toBe("GET, HEAD");
     expect(expectIdLast(wrongMethod.text, wrongMethod.id)).toMatchObject({ code: "method_not_allowed" });
   });
 
@@ -83,6 +84,7 @@ describe("request_id in the gateway's error envelopes", () => {
     // The environment's own 405 names its own path (the gateway's would name /v1/environments/…).
     const tool = await answer(`/v1/environments/${ENV}/get_weather`, ADMIN);
     expect(tool.status, tool.text).toBe(405);
+    expect(tool.allow).toBe("POST");
     expect(expectIdLast(tool.text, tool.id)).toMatchObject({ code: "method_not_allowed", message: "GET is not allowed on /get_weather (allowed: POST)" });
   });
 
