@@ -3,8 +3,7 @@ import type { AggregateMetrics } from "../protocol/index.js";
 import type { FailureClass, FailureCounts } from "./failures.js";
 import type { BrowsePage, BrowseQuery, JobSummary, SummaryOptions } from "./job-views.js";
 import { type ExpandMessage, jobKeys } from "./messages.js";
-import { type ModelChoice, type ObjectNamespace, type RpcResult, within } from "./rpc.js";
-import { TIMEOUTS } from "./timeouts.js";
+import type { ModelChoice, ObjectNamespace, RpcResult } from "./rpc.js";
 
 export interface SkippedLine {
   line: number;
@@ -262,22 +261,4 @@ export function chunkExpandMessages(base: ExpandMessage, pairs: [number, number]
   }
   if (only.length > 0) messages.push({ ...base, only });
   return messages;
-}
-
-/** A Job object's calls, each bounded in time (an RPC promise cannot be cancelled: the caller stops waiting). */
-export function boundedJob(stub: JobRpc, ms: number = TIMEOUTS.jobRpcMs): JobRpc {
-  const bound = <T>(call: Promise<T>, what: string) => within(call, AbortSignal.timeout(ms), `the Job object (${what})`);
-  return {
-    create: (config) => bound(stub.create(config), "create"),
-    info: () => bound(stub.info(), "info"),
-    wanted: () => bound(stub.wanted(), "wanted"),
-    started: (count) => bound(stub.started(count), "started"),
-    record: (entries) => bound(stub.record(entries), "record"),
-    cancel: () => bound(stub.cancel(), "cancel"),
-    resume: (options) => bound(stub.resume(options), "resume"),
-    abandon: (scope, failure) => bound(stub.abandon(scope, failure), "abandon"),
-    locations: (kind, after, limit) => bound(stub.locations(kind, after, limit), "locations"),
-    summary: (options) => bound(stub.summary(options), "summary"),
-    browse: (query) => bound(stub.browse(query), "browse"),
-  };
 }

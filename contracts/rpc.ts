@@ -200,18 +200,6 @@ export class DeadlineError extends Error {
  * An RPC call bounded by the caller's signal: an RPC promise cannot be aborted, so the caller stops waiting instead (the
  * callee bounds its own work with the timeout it was given).
  */
-/** A fault the chaos suite injected on purpose (a bucket write or a queue send refused). */
-export class InjectedFault extends Error {
-  override readonly name = "InjectedFault";
-}
-
-/** Throws an InjectedFault at the given rate (0–1; 0, the default everywhere outside the chaos suite, never throws). */
-export function faultInjector(rate = 0, random: () => number = Math.random): (what: string) => void {
-  return (what) => {
-    if (rate > 0 && random() < rate) throw new InjectedFault(`injected fault: ${what}`);
-  };
-}
-
 export function within<T>(call: Promise<T>, signal: AbortSignal, what: string): Promise<T> {
   if (signal.aborted) return Promise.reject(new DeadlineError(what));
   return new Promise<T>((resolve, reject) => {

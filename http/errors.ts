@@ -1,5 +1,5 @@
 // HTTP helpers every Worker shares: the error envelope, JSON bodies, a Hono error handler.
-import type { Context, ErrorHandler, NotFoundHandler } from "hono";
+import type { Context, Env, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { DeadlineError, type RpcError } from "../contracts/rpc.js";
@@ -10,19 +10,34 @@ export function errorResponse(status: ErrorStatus, code: string, message: string
   return Response.json(new EdgegymError(status, code, message).toEnvelope(), { status });
 }
 
-/** Every thrown error becomes the envelope; an unexpected one is a 500 that says what happened. */
-export const onError: ErrorHandler = (error, c) => {
-  // A middleware's own answer (bearer auth's 401 with WWW-Authenticate) goes out as it made it.
-  if (error instanceof HTTPException) return error.getResponse();
-  if (error instanceof EdgegymError) return c.json(error.toEnvelope(), error.status as ContentfulStatusCode);
+/** The envelope's error for anything thrown: an EdgegymError as it is, a call this Worker stopped waiting for a 504, else a 500. */
+function asEdgegymError(error: unknown): EdgegymError {
+  if (error instanceof EdgegymError) return error;
   // A call this Worker stopped waiting for (contracts/rpc.ts within): a timeout, said as one.
-  if (error instanceof DeadlineError) return c.json(new EdgegymError(504, "timeout", error.message).toEnvelope(), 504);
-  const message = error instanceof Error ? error.message : String(error);
-  return c.json(new EdgegymError(500, "internal_error", message).toEnvelope(), 500);
-};
+  if (error instanceof DeadlineError) return new EdgegymError(504, "timeout", error.message);
+  return new EdgegymError(500, "internal_error", error instanceof Error ? error.message : String(error));
+}
 
-export const notFound: NotFoundHandler = (c) =>
-  c.json(new EdgegymError(404, "not_found", `no route for ${c.req.method} ${new URL(c.req.url).pathname}`).toEnvelope(), 404);
+/**
+ * Every thrown error becomes the envelope; an unexpected one is a 500 that says what happened. `requestIdOf` gives the id
+ * written into the envelope as it is made (the gateway's; the Workers behind it have none to write).
+ */
+export function errorHandler<E extends Env>(requestIdOf: (c: Context<E>) => string | undefined = () => undefined): ErrorHandler<E> {
+  return (error, c) => {
+    // A middleware's own answer (bearer auth's 401 with WWW-Authenticate) goes out as it made it.
+    if (error instanceof HTTPException) return error.getResponse();
+    const answer = asEdgegymError(error);
+    return c.json(answer.toEnvelope(requestIdOf(c)), answer.status as ContentfulStatusCode);
+  };
+}
+
+/** The 404 of a path no route has, with the request id as errorHandler writes it. */
+export function notFoundHandler<E extends Env>(requestIdOf: (c: Context<E>) => string | undefined = () => undefined): NotFoundHandler<E> {
+  return (c) => c.json(new EdgegymError(404, "not_found", `no route for ${c.req.method} ${new URL(c.req.url).pathname}`).toEnvelope(requestIdOf(c)), 404);
+}
+
+export const onError: ErrorHandler = errorHandler();
+export const notFound: NotFoundHandler = notFoundHandler();
 
 /**
  * The request body as JSON; an empty body is `{}` (NeMo Gym posts tools without arguments that way). A content type that is

@@ -12,8 +12,8 @@ export function allowOnly<E extends Env>(app: Hono<E>, routes: Record<string, re
       // A body the answer does not need is still read to its end (a keep-alive connection must not be left mid-body).
       await discardBody(c.req.raw);
       c.header("allow", allow);
-      const error = new EdgegymError(405, "method_not_allowed", `${c.req.method} is not allowed on ${new URL(c.req.url).pathname} (allowed: ${allow})`);
-      return c.json(error.toEnvelope(), 405);
+      // Thrown, so the app's error handler makes the envelope (the gateway's with its request id); the header stays.
+      throw new EdgegymError(405, "method_not_allowed", `${c.req.method} is not allowed on ${new URL(c.req.url).pathname} (allowed: ${allow})`);
     });
   }
 }

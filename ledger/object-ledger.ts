@@ -1,6 +1,7 @@
 // The job ledger on Cloudflare: one Job Durable Object per job (functions/writer/job.ts), each call bounded in time, and its
 // results read back from the bucket by the locations it keeps.
-import { boundedJob, type JobLedger, type JobNamespace, type JobRpc, type ResultKind } from "../contracts/jobs.js";
+import type { JobLedger, JobNamespace, JobRpc, ResultKind } from "../contracts/jobs.js";
+import { boundedJob } from "../http/bounded.js";
 import { jobKeys } from "../contracts/messages.js";
 import type { ObjectStore } from "../storage/store.js";
 

@@ -107,9 +107,11 @@ export async function* linesByTask(store: ObjectStore, manifest: Manifest, kind:
   const tasks = [...manifest.tasks].sort((a, b) => a - b);
   const limit = pLimit(READS);
   for (let at = 0; at < tasks.length; at += 100) {
-    const keys = tasks.slice(at, at + 100).flatMap((task) =>
-      Array.from({ length: manifest.num_repeats }, (_, repeat) => kept.get(`${task}:${repeat}`)).flatMap((k) => (k?.kind === kind ? [k.key] : [])),
-    );
+    const keys = tasks
+      .slice(at, at + 100)
+      .flatMap((task) =>
+        Array.from({ length: manifest.num_repeats }, (_, repeat) => kept.get(`${task}:${repeat}`)).flatMap((k) => (k?.kind === kind ? [k.key] : [])),
+      );
     const lines = await Promise.all(keys.map((key) => limit(async () => (await readRecord(store, key)).line)));
     if (lines.length) yield lines.map((line) => `${line}\n`).join("");
   }

@@ -44,7 +44,7 @@ export interface LocalOptions {
   logLevel?: (typeof LOG_LEVELS)[number];
   /** Worker log lines: appended to a session file in `dir` (default .edgegym/logs when state persists), echoed when asked. */
   logs?: { dir?: string | false; echo?: boolean };
-  /** Environments outside environments/ (a test's), each a Worker entry exporting what environmentWorker() gives, with its variables. */
+  /** Environments outside environments/ (a test's), each a Worker entry exporting what infra/environments.ts generates (handler, EnvironmentEntrypoint, EnvironmentSession), with its variables. */
   extraEnvironments?: { name: string; entry: string; vars?: Record<string, string> }[];
   /**
    * On persisted state, resume the running jobs whose queued work was lost with the last process (`edgegym dev` does;

@@ -10,7 +10,13 @@ export const ErrorIssue = z.object({
 export type ErrorIssue = z.infer<typeof ErrorIssue>;
 
 export const ErrorEnvelope = z.object({
-  error: z.object({ code: z.string(), message: z.string(), issues: z.array(ErrorIssue).optional() }),
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    issues: z.array(ErrorIssue).optional(),
+    /** The gateway's request id (its x-request-id header), in every error the gateway answers. */
+    request_id: z.string().optional(),
+  }),
 });
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
 
@@ -28,8 +34,10 @@ export class EdgegymError extends Error {
     this.name = "EdgegymError";
   }
 
-  toEnvelope(): ErrorEnvelope {
-    return { error: { code: this.code, message: this.message, ...(this.issues ? { issues: this.issues } : {}) } };
+  /** The envelope; `requestId` (the gateway's) is written into it when given. */
+  toEnvelope(requestId?: string): ErrorEnvelope {
+    const { code, message, issues } = this;
+    return { error: { code, message, ...(issues ? { issues } : {}), ...(requestId !== undefined ? { request_id: requestId } : {}) } };
   }
 }
 

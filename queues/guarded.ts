@@ -1,5 +1,6 @@
 // A MessageQueue whose sends are bounded in time, and (for the chaos suite only) fail at a given rate.
-import { faultInjector, within } from "../contracts/rpc.js";
+import { within } from "../contracts/rpc.js";
+import { faultInjector } from "./faults.js";
 import { TIMEOUTS } from "../contracts/timeouts.js";
 import type { MessageQueue } from "./queue.js";
 

@@ -1,5 +1,6 @@
 // An ObjectStore whose every call is bounded in time, and (for the chaos suite only) whose writes fail at a given rate.
-import { faultInjector, within } from "../contracts/rpc.js";
+import { within } from "../contracts/rpc.js";
+import { faultInjector } from "../queues/faults.js";
 import { TIMEOUTS } from "../contracts/timeouts.js";
 import type { ObjectStore, StoredObject } from "./store.js";
 

@@ -2,14 +2,14 @@
 import type { Context } from "hono";
 import { setCookie } from "hono/cookie";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { EnvironmentEnv } from "../../contracts/env.generated.js";
+import type { EnvironmentBindings } from "./bindings.js";
 import type { Outcome, SessionOperation } from "../../contracts/rpc.js";
 import { readJson } from "../../http/errors.js";
 import { continueSession, openSession, type SessionCall } from "./run.js";
 import { httpOwner, SESSION_COOKIE, SESSION_HEADER, sessionIdOf } from "./session.js";
 import type { Environment } from "./types.js";
 
-export type AppContext = Context<{ Bindings: EnvironmentEnv }>;
+export type AppContext = Context<{ Bindings: EnvironmentBindings }>;
 
 /** Operations that open a session: they always get a new id, whatever the request carried. */
 const OPENING = new Set<SessionOperation["kind"]>(["seed_session", "reset"]);

@@ -1,7 +1,7 @@
 // The Hono app of a resources server, for outside callers: NeMo Gym's protocol (simple: /seed_session, /<tool>, /verify;
 // gymnasium: /reset, /step, /close), /aggregate_metrics and /tools.
 import { Hono } from "hono";
-import type { EnvironmentEnv } from "../../contracts/env.generated.js";
+import type { EnvironmentBindings } from "./bindings.js";
 import { notFound, onError, readJson } from "../../http/errors.js";
 import { allowOnly, discardBody } from "../../http/methods.js";
 import { requestLog } from "../../http/request-log.js";
@@ -22,7 +22,7 @@ async function drain(c: AppContext): Promise<void> {
 }
 
 function routesFor(environment: Environment) {
-  const routes = new Hono<{ Bindings: EnvironmentEnv }>();
+  const routes = new Hono<{ Bindings: EnvironmentBindings }>();
   routes.get("/health", (c) => c.json({ status: "ok", environment: environment.name }));
   routes.get("/tools", (c) => c.json(toolsAnswer(environment)));
   routes.post("/aggregate_metrics", async (c) => {
@@ -61,7 +61,7 @@ function routesFor(environment: Environment) {
 }
 
 export function environmentApp(environment: Environment) {
-  const app = new Hono<{ Bindings: EnvironmentEnv }>();
+  const app = new Hono<{ Bindings: EnvironmentBindings }>();
   app.onError(onError);
   app.use(requestLog((c) => environmentLog(c.env, environment.name)));
   app.notFound(async (c) => {

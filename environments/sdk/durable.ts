@@ -7,67 +7,74 @@ import { judgeThrough } from "./judge.js";
 import { plainData } from "./plain.js";
 import { environmentConfig } from "./config.js";
 import { environmentLog, logOutcome } from "./log.js";
-import { EXPIRED_SESSION, OPERATION_TIMEOUT_MS } from "./run.js";
+import { EXPIRED_SESSION, OPERATION_TIMEOUT_MS } from "./refusals.js";
 import type { Environment, SessionState } from "./types.js";
 
 const STATE_KEY = "state";
 /** Written when the session opens; gone once the alarm has deleted everything, so a late call is told so, not run afresh. */
 const OPENED_KEY = "opened";
 
-export function sessionObjectFor(environment: Environment) {
-  return class EnvironmentSession extends DurableObject<EnvironmentEnv> implements SessionRpc {
-    private readonly state: SessionState<unknown> = {
-      get: () => this.ctx.storage.get(STATE_KEY),
-      set: (value) => this.ctx.storage.put(STATE_KEY, value),
-      clear: async () => {
-        await this.ctx.storage.delete(STATE_KEY);
-      },
-    };
+/**
+ * A session of a stateful environment, one Durable Object per session id (the `SESSIONS` namespace). Each environment's
+ * generated Worker entry (infra/environments.ts) subclasses it as `EnvironmentSession`, naming the environment.
+ * Responsibilities: run the session's operations one at a time next to its state (`ctx.state`, `ctx.sql`); refuse an
+ * operation on a session never opened or already expired; delete everything by alarm once the session goes unused.
+ */
+export abstract class EnvironmentSession extends DurableObject<EnvironmentEnv> implements SessionRpc {
+  /** The environment whose operations run here (an instance field: not exposed over RPC). */
+  protected abstract readonly environment: Environment;
 
-    /** When this session's clean-up alarm fires, as last set or read (undefined: not read yet; null: none). */
-    private alarmAt: number | null | undefined;
-
-    /** Operations of one session run one at a time here, so tool calls see each other's writes in order. */
-    async perform(operation: SessionOperation, body: unknown, sessionId: string, trusted: boolean, opens = false): Promise<Outcome> {
-      if (!opens && (await this.ctx.storage.get(OPENED_KEY)) === undefined) return EXPIRED_SESSION;
-      const started = Date.now();
-      // The operation's signal is made only if a tool, verifier or judge reads it (most never do).
-      let signal: AbortSignal | undefined;
-      const bound = () => (signal ??= AbortSignal.timeout(OPERATION_TIMEOUT_MS));
-      const context = {
-        sessionId,
-        state: this.state,
-        get signal() {
-          return bound();
-        },
-        judge: judgeThrough(this.env.JUDGE, bound),
-        sql: this.ctx.storage.sql,
-      };
-      const outcome = await performAny(environment, operation, body, context, trusted);
-      // Marked after the operation, not before: a write opens SQLite's implicit transaction, inside which an
-      // environment's own PRAGMAs (text_to_sql turns foreign keys off) would do nothing.
-      if (opens) await this.ctx.storage.put(OPENED_KEY, Date.now());
-      await this.keepAlive();
-      return logOutcome(environmentLog(this.env, environment.name), operation, { ...outcome, body: plainData(outcome.body) }, started);
-    }
-
-    /**
-     * An abandoned session cleans itself up between SESSION_TTL_SECONDS and half as long again after its last use: the
-     * alarm is pushed out only when it would fire within the TTL, one storage write per half-lifetime of use instead of
-     * one per operation (each a commit the operation's answer waits for).
-     */
-    private async keepAlive(): Promise<void> {
-      const ttl = environmentConfig(this.env).SESSION_TTL_SECONDS * 1000;
-      if (this.alarmAt === undefined) this.alarmAt = await this.ctx.storage.getAlarm();
-      const now = Date.now();
-      if (this.alarmAt !== null && this.alarmAt - now >= ttl) return;
-      this.alarmAt = now + ttl * 1.5;
-      await this.ctx.storage.setAlarm(this.alarmAt);
-    }
-
-    override async alarm(): Promise<void> {
-      this.alarmAt = null;
-      await this.ctx.storage.deleteAll();
-    }
+  readonly #state: SessionState<unknown> = {
+    get: () => this.ctx.storage.get(STATE_KEY),
+    set: (value) => this.ctx.storage.put(STATE_KEY, value),
+    clear: async () => {
+      await this.ctx.storage.delete(STATE_KEY);
+    },
   };
+
+  /** When this session's clean-up alarm fires, as last set or read (undefined: not read yet; null: none). */
+  #alarmAt: number | null | undefined;
+
+  /** Operations of one session run one at a time here, so tool calls see each other's writes in order. */
+  async perform(operation: SessionOperation, body: unknown, sessionId: string, trusted: boolean, opens = false): Promise<Outcome> {
+    if (!opens && (await this.ctx.storage.get(OPENED_KEY)) === undefined) return EXPIRED_SESSION;
+    const started = Date.now();
+    // The operation's signal is made only if a tool, verifier or judge reads it (most never do).
+    let signal: AbortSignal | undefined;
+    const bound = () => (signal ??= AbortSignal.timeout(OPERATION_TIMEOUT_MS));
+    const context = {
+      sessionId,
+      state: this.#state,
+      get signal() {
+        return bound();
+      },
+      judge: judgeThrough(this.env.JUDGE, bound),
+      sql: this.ctx.storage.sql,
+    };
+    const outcome = await performAny(this.environment, operation, body, context, trusted);
+    // Marked after the operation, not before: a write opens SQLite's implicit transaction, inside which an
+    // environment's own PRAGMAs (text_to_sql turns foreign keys off) would do nothing.
+    if (opens) await this.ctx.storage.put(OPENED_KEY, Date.now());
+    await this.#keepAlive();
+    return logOutcome(environmentLog(this.env, this.environment.name), operation, { ...outcome, body: plainData(outcome.body) }, started);
+  }
+
+  /**
+   * An abandoned session cleans itself up between SESSION_TTL_SECONDS and half as long again after its last use: the
+   * alarm is pushed out only when it would fire within the TTL, one storage write per half-lifetime of use instead of
+   * one per operation (each a commit the operation's answer waits for).
+   */
+  async #keepAlive(): Promise<void> {
+    const ttl = environmentConfig(this.env).SESSION_TTL_SECONDS * 1000;
+    if (this.#alarmAt === undefined) this.#alarmAt = await this.ctx.storage.getAlarm();
+    const now = Date.now();
+    if (this.#alarmAt !== null && this.#alarmAt - now >= ttl) return;
+    this.#alarmAt = now + ttl * 1.5;
+    await this.ctx.storage.setAlarm(this.#alarmAt);
+  }
+
+  override async alarm(): Promise<void> {
+    this.#alarmAt = null;
+    await this.ctx.storage.deleteAll();
+  }
 }

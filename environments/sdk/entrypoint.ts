@@ -1,6 +1,6 @@
 // An environment's RPC entrypoint: what the agent and writer call (typed, structured values), beside the HTTP app.
 import { WorkerEntrypoint } from "cloudflare:workers";
-import type { EnvironmentEnv } from "../../contracts/env.generated.js";
+import type { EnvironmentBindings } from "./bindings.js";
 import type {
   EnvironmentDescription,
   EnvironmentRpc,
@@ -12,61 +12,83 @@ import type {
   StepRequest,
 } from "../../contracts/rpc.js";
 import type { AggregateMetrics, DatasetRow, VerifyRequest } from "../../protocol/index.js";
+import { environmentApp } from "./app.js";
 import { describeEnvironment, streamedMetrics } from "./describe.js";
 import { continueSession, openSession, type SessionCall } from "./run.js";
 import type { Environment } from "./types.js";
 
-export function entrypointFor(
-  environment: Environment,
-  app: { fetch(request: Request, env: EnvironmentEnv, ctx: ExecutionContext): Response | Promise<Response> },
-) {
-  const description = describeEnvironment(environment);
-  // The agent's calls are trusted: its row was validated when it came in, its responses built by the model proxy.
-  // (A function here, not a method: every method of the entrypoint is callable over RPC.)
-  const call = (env: EnvironmentEnv, operation: SessionOperation, body: unknown, owner: SessionOwner): SessionCall => ({
-    environment,
-    env,
-    operation,
-    body,
-    owner,
-    trusted: true,
-  });
+// Module functions, not methods: every method of an entrypoint is callable over RPC.
 
-  return class EnvironmentEntrypoint extends WorkerEntrypoint<EnvironmentEnv> implements EnvironmentRpc {
-    override fetch(request: Request): Response | Promise<Response> {
-      return app.fetch(request, this.env, this.ctx);
-    }
+/** One app and one description per environment, made on first use (workerd makes an entrypoint per call). */
+const apps = new WeakMap<Environment, ReturnType<typeof environmentApp>>();
+const descriptions = new WeakMap<Environment, EnvironmentDescription>();
 
-    async describe(): Promise<EnvironmentDescription> {
-      return description;
-    }
+function appOf(environment: Environment): ReturnType<typeof environmentApp> {
+  let app = apps.get(environment);
+  if (!app) apps.set(environment, (app = environmentApp(environment)));
+  return app;
+}
 
-    seed(row: DatasetRow, owner: SessionOwner): Promise<SessionOutcome> {
-      return openSession(call(this.env, { kind: "seed_session" }, row, owner));
-    }
+function descriptionOf(environment: Environment): EnvironmentDescription {
+  let description = descriptions.get(environment);
+  if (!description) descriptions.set(environment, (description = describeEnvironment(environment)));
+  return description;
+}
 
-    tool(sessionId: string, name: string, args: unknown, owner: SessionOwner): Promise<Outcome> {
-      return continueSession(call(this.env, { kind: "tool", name }, args, owner), sessionId);
-    }
+/** The Worker's default (HTTP) handler: the environment's Hono app, for outside callers. */
+export function environmentHandler(environment: Environment) {
+  return { fetch: appOf(environment).fetch } satisfies ExportedHandler<EnvironmentBindings>;
+}
 
-    verify(sessionId: string, request: VerifyRequest, owner: SessionOwner): Promise<Outcome> {
-      return continueSession(call(this.env, { kind: "verify" }, request, owner), sessionId);
-    }
+/** The agent's calls are trusted: its row was validated when it came in, its responses built by the model proxy. */
+function trustedCall(environment: Environment, env: EnvironmentBindings, operation: SessionOperation, body: unknown, owner: SessionOwner): SessionCall {
+  return { environment, env, operation, body, owner, trusted: true };
+}
 
-    reset(row: DatasetRow, owner: SessionOwner): Promise<SessionOutcome> {
-      return openSession(call(this.env, { kind: "reset" }, row, owner));
-    }
+/**
+ * The RPC entrypoint of an environment's Worker (the service binding `ENV_<NAME>` the gateway, agent and writer hold).
+ * Each environment's generated Worker entry (infra/environments.ts) subclasses it as `EnvironmentEntrypoint`, naming
+ * the environment it serves. Responsibilities: describe the environment; open sessions (seed, reset) and run their
+ * later operations (tool, verify, step, close) through run.ts, which signs session ids for their owner and sends a
+ * stateful environment's operations to its session Durable Object (EnvironmentSession); aggregate verify responses.
+ */
+export abstract class EnvironmentEntrypoint extends WorkerEntrypoint<EnvironmentBindings> implements EnvironmentRpc {
+  /** The environment this Worker serves (an instance field: not exposed over RPC). */
+  protected abstract readonly environment: Environment;
 
-    step(sessionId: string, request: StepRequest, owner: SessionOwner): Promise<Outcome> {
-      return continueSession(call(this.env, { kind: "step" }, request, owner), sessionId);
-    }
+  override fetch(request: Request): Response | Promise<Response> {
+    return appOf(this.environment).fetch(request, this.env, this.ctx);
+  }
 
-    close(sessionId: string, owner: SessionOwner): Promise<Outcome> {
-      return continueSession(call(this.env, { kind: "close" }, {}, owner), sessionId);
-    }
+  async describe(): Promise<EnvironmentDescription> {
+    return descriptionOf(this.environment);
+  }
 
-    aggregateMetrics(verifyResponses: ReadableStream<Uint8Array>): Promise<RpcResult<AggregateMetrics>> {
-      return streamedMetrics(environment, verifyResponses);
-    }
-  };
+  seed(row: DatasetRow, owner: SessionOwner): Promise<SessionOutcome> {
+    return openSession(trustedCall(this.environment, this.env, { kind: "seed_session" }, row, owner));
+  }
+
+  tool(sessionId: string, name: string, args: unknown, owner: SessionOwner): Promise<Outcome> {
+    return continueSession(trustedCall(this.environment, this.env, { kind: "tool", name }, args, owner), sessionId);
+  }
+
+  verify(sessionId: string, request: VerifyRequest, owner: SessionOwner): Promise<Outcome> {
+    return continueSession(trustedCall(this.environment, this.env, { kind: "verify" }, request, owner), sessionId);
+  }
+
+  reset(row: DatasetRow, owner: SessionOwner): Promise<SessionOutcome> {
+    return openSession(trustedCall(this.environment, this.env, { kind: "reset" }, row, owner));
+  }
+
+  step(sessionId: string, request: StepRequest, owner: SessionOwner): Promise<Outcome> {
+    return continueSession(trustedCall(this.environment, this.env, { kind: "step" }, request, owner), sessionId);
+  }
+
+  close(sessionId: string, owner: SessionOwner): Promise<Outcome> {
+    return continueSession(trustedCall(this.environment, this.env, { kind: "close" }, {}, owner), sessionId);
+  }
+
+  aggregateMetrics(verifyResponses: ReadableStream<Uint8Array>): Promise<RpcResult<AggregateMetrics>> {
+    return streamedMetrics(this.environment, verifyResponses);
+  }
 }

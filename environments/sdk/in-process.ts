@@ -5,7 +5,7 @@ import { describeEnvironment, streamedMetrics } from "./describe.js";
 import { performAny } from "./gymnasium-perform.js";
 import { judgeThrough } from "./judge.js";
 import { noState } from "./perform.js";
-import { OPERATION_TIMEOUT_MS } from "./run.js";
+import { OPERATION_TIMEOUT_MS } from "./refusals.js";
 import type { Environment, SessionState } from "./types.js";
 
 export interface InProcessOptions {

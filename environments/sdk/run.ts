@@ -1,24 +1,21 @@
 // Runs one operation of a session: in the session's Durable Object when the environment keeps state, else right here.
 // A session is opened with an id minted here (seed, reset); every later call must carry that id, for the same owner.
-import type { EnvironmentEnv } from "../../contracts/env.generated.js";
 import { type Outcome, type SessionOperation, type SessionOutcome, type SessionOwner, within } from "../../contracts/rpc.js";
-import { EdgegymError } from "../../protocol/index.js";
+import type { EnvironmentBindings } from "./bindings.js";
 import { environmentConfig } from "./config.js";
 import { performAny } from "./gymnasium-perform.js";
 import { judgeThrough } from "./judge.js";
 import { environmentLog, logOutcome } from "./log.js";
 import { noState } from "./perform.js";
 import { plainData } from "./plain.js";
+import { EXPIRED_SESSION, OPERATION_TIMEOUT_MS, UNKNOWN_SESSION } from "./refusals.js";
 import { checkSessionId, mintSessionId } from "./session-id.js";
 import type { Environment } from "./types.js";
-
-/** A bound on one operation's own work (a tool, a verifier, a judge call inside it). */
-export const OPERATION_TIMEOUT_MS = 60_000;
 
 /** What one call of a session needs besides its session id. */
 export interface SessionCall {
   environment: Environment;
-  env: EnvironmentEnv;
+  env: EnvironmentBindings;
   operation: SessionOperation;
   body: unknown;
   owner: SessionOwner;
@@ -51,16 +48,6 @@ function run(call: SessionCall, sessionId: string, opens: boolean): Promise<Outc
     logOutcome(environmentLog(env, environment.name), operation, { ...outcome, body: plainData(outcome.body) }, started),
   );
 }
-
-/** A session-level refusal, as the operation's answer (an envelope, like every other error of a route). */
-export function refusal(status: 404 | 410, code: string, message: string): Outcome {
-  return { status, body: new EdgegymError(status, code, message).toEnvelope() };
-}
-
-/** The answer to an id that is not this owner's: forged, another rollout's or another token's look alike (404, as for no session). */
-export const UNKNOWN_SESSION = refusal(404, "unknown_session", "no such session for this caller (a session id comes from /seed_session or /reset)");
-/** The answer to a session whose time ran out: its state is gone and it is not opened again. */
-export const EXPIRED_SESSION = refusal(410, "session_expired", "the session expired and its state was deleted; open a new one with /seed_session or /reset");
 
 /** Opens a session (seed, reset, or a first call that carried no id): a new id, signed for the caller. */
 export async function openSession(call: SessionCall): Promise<SessionOutcome> {

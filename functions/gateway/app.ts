@@ -1,15 +1,15 @@
 // gateway: one URL in front of the model proxy, the agent and every environment; zod checks all that comes in here.
-import { Hono } from "hono";
 import type { GatewayEnv } from "../../contracts/env.generated.js";
 import { environmentService } from "../../contracts/environments.js";
 import { type EnvironmentService, within } from "../../contracts/rpc.js";
 import { TIMEOUTS } from "../../contracts/timeouts.js";
-import { notFound, onError } from "../../http/errors.js";
+import { errorHandler, notFoundHandler } from "../../http/errors.js";
 import { allowOnly, discardBody } from "../../http/methods.js";
 import { EdgegymError } from "../../protocol/index.js";
 import { dashboard } from "./dashboard/routes.js";
 import { files } from "./files.js";
-import { forwarded } from "./forward.js";
+import { type GatewayContext, gateway, requestIdOf } from "./caller.js";
+import { forwarded, fromBehind } from "./forward.js";
 import { guards } from "./guards.js";
 import { createJob } from "./jobs-create.js";
 import { cancelJob, jobResults, jobStatus, listJobs, resumeJob } from "./jobs-read.js";
@@ -19,9 +19,10 @@ import { gatewayPorts } from "./ports.js";
 import { run } from "./run.js";
 import { requestId } from "./request-id.js";
 
-export const app = new Hono<{ Bindings: GatewayEnv }>();
-app.onError(onError);
-app.notFound(notFound);
+export const app = gateway.createApp();
+// Every error envelope the gateway makes carries the request id, written in as it is made.
+app.onError(errorHandler<GatewayContext>(requestIdOf));
+app.notFound(notFoundHandler<GatewayContext>(requestIdOf));
 // The request id first: every answer carries it, every error body names it, and each request gets its log line.
 app.use(requestId);
 // A request body left unread (an early 401/404, or a Worker behind us that answered without reading it) makes
@@ -36,9 +37,9 @@ app.get("/health", (c) => c.json({ status: "ok" }));
 app.route("/", dashboard);
 
 // The model proxy's own HTTP surface (OpenAI's routes, streaming included) answers these as they are.
-app.post("/v1/responses", (c) => c.env.MODEL_PROXY.fetch(forwarded(c)));
-app.post("/v1/chat/completions", (c) => c.env.MODEL_PROXY.fetch(forwarded(c)));
-app.get("/v1/models", (c) => c.env.MODEL_PROXY.fetch(forwarded(c)));
+app.post("/v1/responses", async (c) => fromBehind(c, await c.env.MODEL_PROXY.fetch(forwarded(c))));
+app.post("/v1/chat/completions", async (c) => fromBehind(c, await c.env.MODEL_PROXY.fetch(forwarded(c))));
+app.get("/v1/models", async (c) => fromBehind(c, await c.env.MODEL_PROXY.fetch(forwarded(c))));
 
 app.post("/run", run);
 // NeMo Gym's head-server routes (discovery, /aggregate_metrics by agent_ref): its collector finds edgegym by config alone.
@@ -70,12 +71,12 @@ app.get("/v1/environments", async (c) => {
 });
 
 /** `/v1/environments/<name>/<path>` reaches `<path>` on that environment's resources server, cookies and all (NeMo Gym's HTTP). */
-app.all("/v1/environments/:name/*", (c) => {
+app.all("/v1/environments/:name/*", async (c) => {
   const name = c.req.param("name");
   const url = new URL(c.req.url);
   const prefix = `/v1/environments/${name}`;
   const target = new URL(url.pathname.slice(prefix.length) + url.search, "http://internal");
-  return environmentOr404(c.env, name).fetch(new Request(target, forwarded(c)));
+  return fromBehind(c, await environmentOr404(c.env, name).fetch(new Request(target, forwarded(c))));
 });
 
 // A known path with a method it does not take: 405 with the methods it does (after every route above).

@@ -3,9 +3,10 @@ import type { Context, MiddlewareHandler } from "hono";
 import { bearerAuth } from "hono/bearer-auth";
 import type { TokenEntry } from "../../contracts/tokens.js";
 import { EdgegymError } from "../../protocol/index.js";
-import { type Caller, setCaller } from "./caller.js";
+import { type Caller, type GatewayContext, requestIdOf } from "./caller.js";
 
-const envelope = (code: string, message: string) => new EdgegymError(401, code, message).toEnvelope();
+/** A 401's envelope, made per request: the request id is written in as it is made. */
+const envelope = (code: string, message: string) => (c: Context<GatewayContext>) => new EdgegymError(401, code, message).toEnvelope(requestIdOf(c));
 
 async function sha256Hex(text: string): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
@@ -32,7 +33,7 @@ function checker(entries: readonly TokenEntry[]): MiddlewareHandler {
     check = bearerAuth({
       verifyToken: async (token, c) => {
         const caller = (await index).get(await sha256Hex(token));
-        if (caller) setCaller(c, caller);
+        if (caller) c.set("caller", caller);
         return caller !== undefined;
       },
       noAuthenticationHeader: { message: envelope("unauthorized", "missing bearer token (Authorization: Bearer <token>)") },
@@ -45,6 +46,6 @@ function checker(entries: readonly TokenEntry[]): MiddlewareHandler {
 }
 
 /** Checks the bearer token against `entries`, then calls `next` with the caller known. */
-export function authenticate(c: Context, entries: readonly TokenEntry[], next: () => Promise<void>): Promise<Response | undefined> {
+export function authenticate(c: Context<GatewayContext>, entries: readonly TokenEntry[], next: () => Promise<void>): Promise<Response | undefined> {
   return checker(entries)(c, next) as Promise<Response | undefined>;
 }

@@ -2,6 +2,7 @@
 // body without one is counted as it streams (never buffered here), so a 413 comes either way.
 import type { Context } from "hono";
 import { EdgegymError } from "../../protocol/index.js";
+import { type GatewayContext, requestIdOf } from "./caller.js";
 
 /** A refused body is read this far so the connection stays usable; beyond, it is cancelled (and the connection with it). */
 const DRAIN_BYTES = 16 * 1024 * 1024;
@@ -30,10 +31,10 @@ async function drain(body: ReadableStream<Uint8Array>): Promise<boolean> {
 }
 
 /** Answers the 413 envelope, the body read or dropped, and the request left without a body for the middleware that drains. */
-async function refuse(c: Context, body: ReadableStream<Uint8Array> | null, limit: number): Promise<void> {
+async function refuse(c: Context<GatewayContext>, body: ReadableStream<Uint8Array> | null, limit: number): Promise<void> {
   if (body) await drain(body);
   c.req.raw = new Request(c.req.url, { method: c.req.method, headers: c.req.raw.headers });
-  const answer = Response.json(tooLarge(limit).toEnvelope(), { status: 413 });
+  const answer = Response.json(tooLarge(limit).toEnvelope(requestIdOf(c)), { status: 413 });
   c.res = undefined;
   c.res = answer;
 }
@@ -42,7 +43,7 @@ async function refuse(c: Context, body: ReadableStream<Uint8Array> | null, limit
  * Caps the request body at `limit` bytes (a refusal is set as the context's answer). With a Content-Length the runtime reads exactly that many bytes, so the header
  * is checked and the body left as it is (a bucket write needs its known length); without one, the body is counted.
  */
-export async function limitBody(c: Context, limit: number, next: () => Promise<void>): Promise<void> {
+export async function limitBody(c: Context<GatewayContext>, limit: number, next: () => Promise<void>): Promise<void> {
   const raw = c.req.raw;
   if (!raw.body) return next();
   const declared = raw.headers.get("content-length");

@@ -1,10 +1,7 @@
-// Uploads: a caller's JSONL files in the bucket, under its token's name; a job's `rows_key` may name only the caller's own.
-import { Hono } from "hono";
-import type { GatewayEnv } from "../../contracts/env.generated.js";
 import { allows } from "../../contracts/tokens.js";
 import { EdgegymError } from "../../protocol/index.js";
 import { listAll } from "../../storage/store.js";
-import { type Caller, callerOf } from "./caller.js";
+import { type Caller, callerOf, gateway } from "./caller.js";
 import { gatewayPorts } from "./ports.js";
 
 export const UPLOADS_PREFIX = "uploads/";
@@ -24,7 +21,7 @@ function fileName(name: string | undefined): string {
   return name;
 }
 
-export const files = new Hono<{ Bindings: GatewayEnv }>();
+export const files = gateway.createApp();
 
 /** PUT /v1/files/<name>: the body (JSONL rows) is stored as it streams in; the answer's `rows_key` names it to POST /v1/jobs. */
 files.put("/:name", async (c) => {

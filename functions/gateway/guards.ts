@@ -1,28 +1,24 @@
 // The gateway's checks, in order, for every request but /health: token (401), scope (403), rate (429), body size (413),
 // admission (503). Each answers in the error envelope; what they share comes from the route's policy (policy.ts).
 import type { Context } from "hono";
-import { createMiddleware } from "hono/factory";
-import type { GatewayEnv } from "../../contracts/env.generated.js";
 import { allows } from "../../contracts/tokens.js";
 import { EdgegymError } from "../../protocol/index.js";
 import { authenticate } from "./auth.js";
 import { limitBody } from "./body-limit.js";
-import { callerOf } from "./caller.js";
+import { callerOf, type GatewayContext, gateway, requestIdOf } from "./caller.js";
 import { policyFor } from "./policy.js";
 import { gatewayPorts } from "./ports.js";
 
-type Env = { Bindings: GatewayEnv };
-
-function refuse(c: Context, error: EdgegymError, headers: Record<string, string>): Response {
-  return c.json(error.toEnvelope(), error.status as 403 | 429 | 503, headers);
+function refuse(c: Context<GatewayContext>, error: EdgegymError, headers: Record<string, string>): Response {
+  return c.json(error.toEnvelope(requestIdOf(c)), error.status as 403 | 429 | 503, headers);
 }
 
-const token = createMiddleware<Env>(async (c, next) => {
+const token = gateway.createMiddleware(async (c, next) => {
   if (policyFor(c).public) return next();
   return authenticate(c, gatewayPorts(c.env).config.API_TOKENS, next);
 });
 
-const scope = createMiddleware<Env>(async (c, next) => {
+const scope = gateway.createMiddleware(async (c, next) => {
   const policy = policyFor(c);
   if (policy.public) return next();
   const caller = callerOf(c);
@@ -31,7 +27,7 @@ const scope = createMiddleware<Env>(async (c, next) => {
   return refuse(c, error, { "WWW-Authenticate": `Bearer error="insufficient_scope", scope="${policy.scope}"` });
 });
 
-const rate = createMiddleware<Env>(async (c, next) => {
+const rate = gateway.createMiddleware(async (c, next) => {
   const config = gatewayPorts(c.env).config;
   if (policyFor(c).public || config.RATE_LIMIT_PER_SECOND === 0) return next();
   const caller = callerOf(c);
@@ -45,7 +41,7 @@ const rate = createMiddleware<Env>(async (c, next) => {
   return refuse(c, error, { "Retry-After": String(answer.retryAfterSeconds) });
 });
 
-const body = createMiddleware<Env>(async (c, next) => {
+const body = gateway.createMiddleware(async (c, next) => {
   const policy = policyFor(c);
   if (policy.public) return next();
   const config = gatewayPorts(c.env).config;
@@ -62,7 +58,7 @@ function later(c: Context, work: Promise<unknown>): void {
   }
 }
 
-const admission = createMiddleware<Env>(async (c, next) => {
+const admission = gateway.createMiddleware(async (c, next) => {
   if (!policyFor(c).admit) return next();
   const config = gatewayPorts(c.env).config;
   const counter = c.env.ADMISSION.getByName("deployment");

@@ -1,13 +1,12 @@
 // POST /v1/jobs: the request read (a JSONL body, `rows`, or `rows_key`), then the rows in through ledger/ingest.ts.
 import type { Context } from "hono";
 import { z } from "zod";
-import type { GatewayEnv } from "../../contracts/env.generated.js";
 import { readJson } from "../../http/errors.js";
 import { MAX_LINE_BYTES, parseJsonWithin } from "../../http/json.js";
 import { LineError, type RawLine, readLines } from "../../http/jsonl.js";
 import { createJob as createJobFromRows } from "../../ledger/index.js";
 import { EdgegymError, parseOr400 } from "../../protocol/index.js";
-import { callerOf } from "./caller.js";
+import { callerOf, type GatewayContext } from "./caller.js";
 import { mayReadRows } from "./files.js";
 import { ModelFields, modelChoice } from "./model-choice.js";
 import { gatewayPorts } from "./ports.js";
@@ -58,9 +57,7 @@ async function* bounded(stream: ReadableStream<Uint8Array>, skipInvalid: boolean
 }
 
 /** The options, from a JSON body or (for a JSONL body) from the query string. */
-async function readRequest(
-  c: Context<{ Bindings: GatewayEnv }>,
-): Promise<{ options: z.infer<typeof JobOptions>; source: AsyncGenerator<RawLine>; from: string }> {
+async function readRequest(c: Context<GatewayContext>): Promise<{ options: z.infer<typeof JobOptions>; source: AsyncGenerator<RawLine>; from: string }> {
   const type = (c.req.header("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   if (type === "application/json") {
     const body = parseOr400(JobRequest, await readJson(c), "job request");
@@ -86,7 +83,7 @@ async function readRequest(
   return { options, source: bounded(c.req.raw.body, options.skip_invalid), from: "body" };
 }
 
-export async function createJob(c: Context<{ Bindings: GatewayEnv }>): Promise<Response> {
+export async function createJob(c: Context<GatewayContext>): Promise<Response> {
   const { options, source } = await readRequest(c);
   const ports = gatewayPorts(c.env);
   const info = await createJobFromRows(ports, source, {

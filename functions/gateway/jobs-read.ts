@@ -1,7 +1,6 @@
 // Reading jobs: status, the scored JSONL in task-then-repeat order, failures, cancel, resume, list.
 import type { Context } from "hono";
 import { z } from "zod";
-import type { GatewayEnv } from "../../contracts/env.generated.js";
 import type { JobInfo, JobRpc, ResultKind, ResultLocation } from "../../contracts/jobs.js";
 import { within } from "../../contracts/rpc.js";
 import { TIMEOUTS } from "../../contracts/timeouts.js";
@@ -11,9 +10,10 @@ import { EdgegymError, parseOr400 } from "../../protocol/index.js";
 import type { ObjectStore } from "../../storage/store.js";
 import { JOB_ID, jobIdPage } from "./job-list.js";
 import { followLines } from "./jobs-follow.js";
+import type { GatewayContext } from "./caller.js";
 import { gatewayPorts } from "./ports.js";
 
-type C = Context<{ Bindings: GatewayEnv }>;
+type C = Context<GatewayContext>;
 
 function missing(id: string): never {
   throw new EdgegymError(404, "unknown_job", `no job "${id}"`);

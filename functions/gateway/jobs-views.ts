@@ -1,11 +1,10 @@
 // A job seen without downloading it: GET /v1/jobs/:id/summary (distributions, pass rates, failures by class) and
 // GET /v1/jobs/:id/records (a filtered page of results, each with its record), both answered from the Job object's table.
-import { Hono } from "hono";
 import { z } from "zod";
-import type { GatewayEnv } from "../../contracts/env.generated.js";
 import type { BrowseEntry, RecordsPage } from "../../contracts/job-views.js";
 import { EdgegymError, parseOr400 } from "../../protocol/index.js";
 import type { ObjectStore } from "../../storage/store.js";
+import { gateway } from "./caller.js";
 import { job } from "./jobs-read.js";
 import { gatewayPorts } from "./ports.js";
 
@@ -63,7 +62,7 @@ function unknownJob(id: string): never {
   throw new EdgegymError(404, "unknown_job", `no job "${id}"`);
 }
 
-export const jobViews = new Hono<{ Bindings: GatewayEnv }>();
+export const jobViews = gateway.createApp();
 
 jobViews.get("/:id/summary", async (c) => {
   const query = parseOr400(SummaryQuery, c.req.query(), "summary query");

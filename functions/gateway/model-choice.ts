@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import { z } from "zod";
 import type { ModelChoice } from "../../contracts/rpc.js";
 import { allows, type Scope } from "../../contracts/tokens.js";
-import { maybeCallerOf } from "./caller.js";
+import type { GatewayContext } from "./caller.js";
 import { EdgegymError } from "../../protocol/index.js";
 
 const flag = z.union([z.boolean(), z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1")]);
@@ -31,13 +31,13 @@ export type ModelFields = z.infer<typeof ModelFields>;
 export const MODEL_SCOPE: Scope = "model";
 
 /** The token's scopes: an admin token may do anything, so its scopes are read through `allows`. */
-function mayNameModel(c: Context): boolean {
-  const caller = maybeCallerOf(c);
+function mayNameModel(c: Context<GatewayContext>): boolean {
+  const caller = c.get("caller");
   return caller === undefined || allows(caller.scopes, MODEL_SCOPE);
 }
 
 /** The model choice the fields ask for; naming the policy model needs the `model` scope. */
-export function modelChoice(c: Context, fields: ModelFields): ModelChoice {
+export function modelChoice(c: Context<GatewayContext>, fields: ModelFields): ModelChoice {
   const { policy_base_url: baseUrls, policy_model_name: model, return_token_ids: returnTokenIds } = fields;
   const choice: ModelChoice = returnTokenIds === undefined ? {} : { returnTokenIds };
   if (!baseUrls && !model) return choice;

@@ -1,16 +1,18 @@
 // NeMo Gym's head-server surface: discovery (/global_config_dict_yaml, /server_instances) and /aggregate_metrics routed by agent_ref.
-import { type Context, Hono } from "hono";
+import type { Context } from "hono";
 import { stringify } from "yaml";
 import type { GatewayEnv } from "../../contracts/env.generated.js";
 import { environmentService } from "../../contracts/environments.js";
 import type { EnvironmentService } from "../../contracts/rpc.js";
 import { readJson } from "../../http/errors.js";
 import { AggregateMetricsRequest, agentNamesOf, EdgegymError, environmentFromAgentName, parseOr400 } from "../../protocol/index.js";
+import { type GatewayContext, gateway } from "./caller.js";
+import { fromBehind } from "./forward.js";
 import { gatewayPorts } from "./ports.js";
 
-type C = Context<{ Bindings: GatewayEnv }>;
+type C = Context<GatewayContext>;
 
-export const nemoGym = new Hono<{ Bindings: GatewayEnv }>();
+export const nemoGym = gateway.createApp();
 
 /** The server-type key NeMo Gym's config gives agents, and the implementation key edgegym's entries carry. */
 const AGENTS = "responses_api_agents";
@@ -102,5 +104,5 @@ nemoGym.post("/aggregate_metrics", async (c) => {
     headers: { "content-type": "application/json" },
     body: JSON.stringify(body),
   });
-  return service(c.env, environment).fetch(target);
+  return fromBehind(c, await service(c.env, environment).fetch(target));
 });

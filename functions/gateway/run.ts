@@ -1,7 +1,6 @@
 // POST /run: one rollout, checked here and run by the agent over RPC; a failed one answered as the caller's tool expects.
 import type { Context } from "hono";
 import { z } from "zod";
-import type { GatewayEnv } from "../../contracts/env.generated.js";
 import { ENVIRONMENT_HEADER } from "../../contracts/names.js";
 import { type JsonRecord, type ModelChoice, type RpcError, within } from "../../contracts/rpc.js";
 import { raise, readJson, rpcError } from "../../http/errors.js";
@@ -15,7 +14,7 @@ import {
   ROLLOUT_ID,
   RunRow,
 } from "../../protocol/index.js";
-import { callerOf, requestIdOf } from "./caller.js";
+import { callerOf, type GatewayContext, requestIdOf } from "./caller.js";
 import { ModelFields, modelChoice } from "./model-choice.js";
 import { gatewayPorts } from "./ports.js";
 
@@ -66,7 +65,7 @@ export function failureRecord(row: RunRow, error: RpcError, choice: ModelChoice)
   };
 }
 
-export async function run(c: Context<{ Bindings: GatewayEnv }>): Promise<Response> {
+export async function run(c: Context<GatewayContext>): Promise<Response> {
   const query = parseOr400(RunQuery, c.req.query(), "run query");
   const row = parseOr400(RunRow, await readJson(c), "dataset row");
   const environment = query.environment ?? c.req.header(ENVIRONMENT_HEADER);

@@ -1,7 +1,7 @@
 // The chaos suite's environment (not bundled, not discovered): its seed, tool and verifier fail or hang at random, at the
 // rates each row asks for in its `chaos` task field. Built into the emulation by startLocal's extraEnvironments.
 import { defineEnvironment, JudgeError, z } from "../../environments/sdk/index.js";
-import { environmentWorker } from "../../environments/sdk/worker.js";
+import * as sdk from "../../environments/sdk/worker.js";
 import { ENTRYPOINTS, SESSION_CLASS } from "../../contracts/names.js";
 
 import { CHAOS_ENVIRONMENT } from "./name.js";
@@ -68,9 +68,12 @@ const environment = defineEnvironment({
   },
 });
 
-const worker = environmentWorker(environment);
-export default worker.handler;
-export const EnvironmentSession = worker.Session;
-export const EnvironmentEntrypoint = worker.Entrypoint;
+export default sdk.environmentHandler(environment);
+export class EnvironmentEntrypoint extends sdk.EnvironmentEntrypoint {
+  protected readonly environment = environment;
+}
+export class EnvironmentSession extends sdk.EnvironmentSession {
+  protected readonly environment = environment;
+}
 // The names the topology binds must be these (a check at import: a rename fails here, not at start-up).
 if (SESSION_CLASS !== "EnvironmentSession" || ENTRYPOINTS.environment !== "EnvironmentEntrypoint") throw new Error("chaos environment: export names changed");

@@ -1,7 +1,7 @@
 // The gateway's trainer-facing pieces in plain Node: the advertised address, and naming the policy model under a token's scopes.
 import { Hono } from "hono";
 import type { Scope } from "../../contracts/tokens.js";
-import { setCaller } from "../../functions/gateway/caller.js";
+import type { GatewayContext } from "../../functions/gateway/caller.js";
 import { describe, expect, it } from "vitest";
 import { onError } from "../../http/errors.js";
 import { advertisedAddress } from "../../functions/gateway/nemo-gym.js";
@@ -19,10 +19,10 @@ describe("advertisedAddress", () => {
 
 /** An app whose (stand-in) auth middleware records the caller and its token's scopes, as the gateway's token check does. */
 function appWithScopes(scopes: Scope[] | undefined) {
-  const app = new Hono();
+  const app = new Hono<GatewayContext>();
   app.onError(onError);
   app.use(async (c, next) => {
-    if (scopes) setCaller(c, { name: "trainer", scopes });
+    if (scopes) c.set("caller", { name: "trainer", scopes });
     await next();
   });
   app.get("/", (c) => c.json(modelChoice(c, ModelFields.parse(c.req.query()))));

@@ -2,7 +2,7 @@
 // forged, foreign (another token's, another rollout's) and expired ids are refused, and an expired session's state is gone.
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { EnvironmentEnv } from "../../contracts/env.generated.js";
+import type { EnvironmentBindings } from "../../environments/sdk/bindings.js";
 import type { SessionOwner } from "../../contracts/rpc.js";
 import { defineEnvironment, z } from "../../environments/sdk/index.js";
 import { continueSession, openSession } from "../../environments/sdk/run.js";
@@ -45,7 +45,7 @@ describe("session ids (plain WebCrypto)", () => {
       tools: { echo: { description: "echo", parameters: z.object({ text: z.string() }), execute: ({ text }) => ({ text }) } },
       verify: () => ({ reward: 1 }),
     });
-    const env = { SESSION_SECRET: SECRET } as unknown as EnvironmentEnv;
+    const env = { SESSION_SECRET: SECRET } as unknown as EnvironmentBindings;
     const call = (rollout: string, operation: Parameters<typeof openSession>[0]["operation"], body: unknown) => ({
       environment,
       env,

@@ -1,9 +1,8 @@
 // The dashboard's routes: the page at `/` and its script and stylesheet, all served by the gateway itself (no CDN), all public
 // (public.ts): they hold no data; the script asks the API for it with the bearer token.
-import { Hono } from "hono";
 import { etag } from "hono/etag";
 import { createMiddleware } from "hono/factory";
-import type { GatewayEnv } from "../../../contracts/env.generated.js";
+import { gateway } from "../caller.js";
 import { DASHBOARD_PREFIX } from "../public.js";
 import { APP_CSS, APP_JS } from "./assets.generated.js";
 import { PAGE } from "./page.js";
@@ -20,7 +19,7 @@ const CSP = [
   "frame-ancestors 'none'",
 ].join("; ");
 
-export const dashboard = new Hono<{ Bindings: GatewayEnv }>();
+export const dashboard = gateway.createApp();
 
 const headers = createMiddleware(async (c, next) => {
   await next();
