@@ -33,6 +33,7 @@ const SCENARIOS: { name: string; minutes: number }[] = [
   { name: "scale", minutes: 25 },
   { name: "inflight", minutes: 18 },
   { name: "overload", minutes: 18 },
+  { name: "schedulers", minutes: 30 },
 ];
 const chosen = SCENARIOS.filter((s) => !values.only || values.only.split(",").includes(s.name));
 if (chosen.length === 0) throw new Error(`--only: no scenario among ${values.only} (known: ${SCENARIOS.map((s) => s.name).join(", ")})`);

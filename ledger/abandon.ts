@@ -1,8 +1,9 @@
 // Failure records the ledger writes itself, for rollouts no agent will answer (a dead-lettered expand message): what the
 // Job object's abandon() does on Cloudflare, as result texts the ledger records like any other.
 import { abandonedRecord } from "../contracts/failures.js";
-import { type Abandonment, type RolloutScope, scopePairs } from "../contracts/jobs.js";
+import type { Abandonment, RolloutScope } from "../contracts/jobs.js";
 import { encodeResult, rolloutId } from "../contracts/messages.js";
+import { scopePairs } from "./expand.js";
 import type { Manifest } from "./manifest.js";
 import type { Kept } from "./records.js";
 

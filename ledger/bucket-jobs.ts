@@ -2,12 +2,13 @@
 // conditional writes and listing. The AWS path's agents record results here; the CLI reads status and results from here.
 import { z } from "zod";
 import { countedClass, emptyFailureCounts, type FailureCounts } from "../contracts/failures.js";
-import { CHUNK_ROWS, chunkExpandMessages, type JobInfo, type JobLedger, type JobWanted } from "../contracts/jobs.js";
+import { CHUNK_ROWS, type JobInfo, type JobLedger, type JobWanted } from "../contracts/jobs.js";
 import { decodeResult, encodeResult, type ResultHeader, type WorkMessage } from "../contracts/messages.js";
 import type { AggregateMetrics } from "../protocol/index.js";
 import { ENVELOPE_BYTES, type MessageQueue } from "../queues/queue.js";
 import type { ObjectStore } from "../storage/store.js";
 import { abandonedResults } from "./abandon.js";
+import { chunkExpandMessages } from "./expand.js";
 import { ledgerKeys } from "./keys.js";
 import { type BucketJobManifest, type Manifest, readManifest } from "./manifest.js";
 import { assemble, counts, linesByTask, listResults } from "./records.js";

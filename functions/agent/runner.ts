@@ -8,7 +8,6 @@
 // rollout run twice is recorded once (the Job object keeps each rollout id once). An alarm every minute while items
 // remain wakes a runner that was evicted with work stored.
 import { DurableObject } from "cloudflare:workers";
-import { AgentVars, configCache } from "../../contracts/config.js";
 import type { AgentEnv } from "../../contracts/env.generated.js";
 import { rolloutId } from "../../contracts/messages.js";
 import type { RunnerItem, RunnerRpc, RunnerStats } from "../../contracts/runner.js";
@@ -18,7 +17,6 @@ import { type AgentPorts, cloudflarePorts } from "./ports.js";
 import { settleRollout } from "./settle.js";
 import { ConcurrencyWindow, WINDOW_DEFAULTS } from "./window.js";
 
-const config = configCache(AgentVars, "agent");
 /** How often the window is adjusted and finished items are deleted (one commit per tick, not one per rollout). */
 const TICK_MS = 250;
 const WATCHDOG_MS = 60_000;
@@ -56,12 +54,13 @@ export class RolloutRunner extends DurableObject<AgentEnv> implements RunnerRpc 
 
   constructor(ctx: DurableObjectState, env: AgentEnv) {
     super(ctx, env);
-    const parsed = config(env);
+    // The agent Worker's ports, wired once (functions/agent/ports.ts); the runner only batches its results' sends.
+    const base = cloudflarePorts(env);
+    const parsed = base.config;
     const shards = Math.max(1, parsed.RUNNER_SHARDS);
     // Each rollout in flight holds a timer here (its call's bound): workerd allows 10,000 active timers per object.
     const max = Math.min(MAX_PER_SHARD, Math.ceil(parsed.RUNNER_MAX_IN_FLIGHT / shards));
     this.window = new ConcurrencyWindow({ max, min: Math.min(WINDOW_DEFAULTS.min, max), initial: Math.min(WINDOW_DEFAULTS.initial, max) });
-    const base = cloudflarePorts(env);
     // Results leave in batches: one request to the queue per 25 ms (or per 100 results), not one per rollout. The local
     // queue sets a timer per message it takes in, and one request per result at hundreds a second passed its 10,000.
     this.ports = { ...base, results: "send" in base.results ? batchedQueue(base.results, RESULTS_FLUSH_MS) : base.results };
@@ -162,7 +161,7 @@ export class RolloutRunner extends DurableObject<AgentEnv> implements RunnerRpc 
       .job(jobId)
       .wanted()
       .then(
-        (started) => started !== null,
+        (wanted) => wanted !== null,
         // Not known: the rollout runs (its result is recorded once, or dropped by a cancelled job's Job object).
         () => true,
       );

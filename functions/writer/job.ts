@@ -5,23 +5,23 @@ import type { WriterEnv } from "../../contracts/env.generated.js";
 import { environmentService } from "../../contracts/environments.js";
 import { abandonedRecord } from "../../contracts/failures.js";
 import type { BrowsePage, BrowseQuery, JobSummary, SummaryOptions } from "../../contracts/job-views.js";
-import {
-  type Abandonment,
-  type JobConfig,
-  type JobInfo,
-  type JobRpc,
-  type JobWanted,
-  type LocationPage,
-  type ResultEntry,
-  type ResultKind,
-  type Resumed,
-  type ResumeOptions,
-  type RolloutScope,
-  scopePairs,
+import type {
+  Abandonment,
+  JobConfig,
+  JobInfo,
+  JobRpc,
+  JobWanted,
+  LocationPage,
+  ResultEntry,
+  ResultKind,
+  Resumed,
+  ResumeOptions,
+  RolloutScope,
 } from "../../contracts/jobs.js";
 import { jobKeys, rolloutId, type WorkMessage } from "../../contracts/messages.js";
 import type { RpcResult } from "../../contracts/rpc.js";
 import type { Logger } from "../../http/log.js";
+import { scopePairs } from "../../ledger/expand.js";
 import type { MessageQueue } from "../../queues/queue.js";
 import type { ObjectStore } from "../../storage/store.js";
 import { enqueueMissing } from "./enqueue.js";

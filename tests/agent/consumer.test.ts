@@ -183,3 +183,58 @@ describe("an expand message with rollout runners", () => {
     expect(started).toEqual([0, 0, 3]);
   });
 });
+
+describe("a batch of expand messages only", () => {
+  /** A job whose reads (wanted) and reports (started) are told apart; `cancelAfter` wanted() calls, it answers cancelled. */
+  const counting = (vars: Record<string, string>, cancelAfter = Number.POSITIVE_INFINITY) => {
+    const chunkKey = jobKeys.inputsChunk("job_e", 0);
+    const calls = { wanted: 0, started: [] as number[] };
+    const ports = fakePorts({
+      environments: { [ENVIRONMENT]: simpleEnvironment(ENVIRONMENT) },
+      model: scriptedModel(() => modelResponse({ text: "done" })),
+      store: countingStore({ [chunkKey]: `${storedRow(0)}\n${storedRow(1)}\n` }),
+      vars,
+      job: () => ({
+        wanted: async () => (++calls.wanted > cancelAfter ? null : { numRepeats: 2 }),
+        started: async (n) => {
+          calls.started.push(n);
+          return { numRepeats: 2 };
+        },
+      }),
+    });
+    const accepted: unknown[] = [];
+    if (vars.RUNNER_SHARDS !== "0")
+      ports.runner = () => ({
+        accept: async (items) => {
+          accepted.push(...items);
+          return { accepted: items.length };
+        },
+      });
+    const message = receivedMessage<WorkMessage>({ kind: "expand", job_id: "job_e", chunk_key: chunkKey, attempt: 1 });
+    return { ports, calls, message, accepted };
+  };
+
+  it("in the batch: asks the job wanted() once, reports nothing started, and queues its 4 rollouts", async () => {
+    const { ports, calls, message } = counting({ RUNNER_SHARDS: "0" });
+    await handleWork(batchOf([message]), ports);
+    expect(message.outcome).toBe("acked");
+    expect(calls).toEqual({ wanted: 1, started: [] });
+    expect(ports.rollouts.sent).toHaveLength(4);
+  });
+
+  it("into runners: reads wanted() for the batch and the slice, then reports the 4 handed over as started", async () => {
+    const { ports, calls, message, accepted } = counting({ RUNNER_SHARDS: "1" });
+    await handleWork(batchOf([message]), ports);
+    expect(message.outcome).toBe("acked");
+    expect(accepted).toHaveLength(4);
+    expect(calls).toEqual({ wanted: 2, started: [4] });
+  });
+
+  it("into runners, cancelled before its slice: hands nothing over and reports nothing started", async () => {
+    const { ports, calls, message, accepted } = counting({ RUNNER_SHARDS: "1" }, 1);
+    await handleWork(batchOf([message]), ports);
+    expect(message.outcome).toBe("acked");
+    expect(accepted).toHaveLength(0);
+    expect(calls).toEqual({ wanted: 2, started: [] });
+  });
+});

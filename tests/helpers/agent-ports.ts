@@ -168,7 +168,8 @@ export function fakePorts(options: {
   environments: Record<string, EnvironmentRpc>;
   model: ModelRpc;
   store?: ReturnType<typeof countingStore>;
-  job?: (id: string) => Pick<JobRpc, "started">;
+  /** A job's answers; `wanted` defaults to what `started` answers (these fakes count nothing). */
+  job?: (id: string) => Pick<JobRpc, "started"> & Partial<Pick<JobRpc, "wanted">>;
   vars?: Record<string, string>;
 }): FakePorts {
   const names = Object.keys(options.environments);

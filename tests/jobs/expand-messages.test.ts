@@ -1,7 +1,8 @@
 // Expand messages for a resume or a heal: however many rollouts are missing, each message fits the queue, and together
 // they name each missing rollout exactly once.
 import { describe, expect, it } from "vitest";
-import { CHUNK_ROWS, expandMessages } from "../../contracts/jobs.js";
+import { CHUNK_ROWS } from "../../contracts/jobs.js";
+import { expandMessages } from "../../ledger/expand.js";
 import { CLOUDFLARE_LIMITS } from "../../queues/cloudflare.js";
 import { ENVELOPE_BYTES, messageBytes } from "../../queues/queue.js";
 
