@@ -1,7 +1,7 @@
 // A job's rows in: every line checked (acceptRow), the accepted ones stored in inputs chunks, the job created in its ledger
 // and one expand message per chunk sent. The gateway (POST /v1/jobs), the CLI (collect on AWS) and the AWS tests call this.
 import { CHUNK_ROWS, type JobConfig, type JobInfo, type JobLedger, newJobId } from "../contracts/jobs.js";
-import { acceptRow, type RowOptions } from "../contracts/job-rows.js";
+import { acceptRow, type RowOptions } from "./rows.js";
 import { jobKeys, type WorkMessage } from "../contracts/messages.js";
 import type { ModelChoice } from "../contracts/rpc.js";
 import { JSON_LIMITS, jsonLimitError, MAX_LINE_BYTES } from "../http/json.js";

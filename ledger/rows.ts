@@ -9,8 +9,6 @@ export interface RowOptions {
   responses_create_params?: Record<string, unknown>;
   /** Known environments: a row must name one (through agent_ref), unless the job names its environment. */
   environments: readonly string[];
-  /** Keep a row's own `_ng_task_index` (default); false numbers every row by its position (the AWS ledger's chunks need that). */
-  ownTaskIndex?: boolean;
 }
 
 /**
@@ -33,7 +31,7 @@ export function acceptRow(text: string, position: number, options: RowOptions): 
   const parsed = DatasetRow.safeParse(value);
   if (!parsed.success) return { issues: issuesOf(parsed.error) };
   const row = parsed.data;
-  const own = options.ownTaskIndex === false ? undefined : row[TASK_INDEX];
+  const own = row[TASK_INDEX];
   if (own !== undefined && !(typeof own === "number" && Number.isInteger(own) && own >= 0)) {
     return { issues: [{ path: [TASK_INDEX], message: "must be a non-negative integer" }] };
   }
