@@ -1,6 +1,6 @@
 // Bundles each Worker with esbuild, as wrangler would: ESM for workerd, environment entries generated from their definition.
 import path from "node:path";
-import { build } from "esbuild";
+import { build, type StdinOptions } from "esbuild";
 import type { WorkerSpec } from "../infra/topology.js";
 import { environmentEntrySource, exampleRows } from "../infra/environments.js";
 import { PROJECT_ROOT } from "./paths.js";
@@ -11,11 +11,32 @@ export interface Bundle {
   contents: string;
 }
 
+/** Bundles one Worker's entry (a file, or generated source) into an ES module for workerd, in memory. */
+export async function bundleWorker(name: string, entry: { entryPoints: string[] } | { stdin: StdinOptions }): Promise<Bundle> {
+  const result = await build({
+    ...entry,
+    outfile: path.join(PROJECT_ROOT, ".edgegym", "build", `${name}.js`),
+    write: false,
+    bundle: true,
+    format: "esm",
+    platform: "neutral",
+    target: "es2022",
+    mainFields: ["module", "main"],
+    conditions: ["workerd", "worker", "browser"],
+    external: ["cloudflare:*", "node:*"],
+    logLevel: "silent",
+    legalComments: "none",
+  });
+  const output = result.outputFiles[0];
+  if (!output) throw new Error(`esbuild produced nothing for ${name}`);
+  return { path: output.path, contents: output.text };
+}
+
 /** Bundles every Worker in parallel; returns worker name → bundle. */
 export async function buildWorkers(specs: WorkerSpec[]): Promise<Map<string, Bundle>> {
   const built = await Promise.all(
     specs.map(async (spec) => {
-      const generated = spec.environment
+      const entry = spec.environment
         ? {
             stdin: {
               contents: environmentEntrySource(spec.environment, "./environments", exampleRows(PROJECT_ROOT, spec.environment)),
@@ -25,23 +46,7 @@ export async function buildWorkers(specs: WorkerSpec[]): Promise<Map<string, Bun
             },
           }
         : { entryPoints: [path.join(PROJECT_ROOT, spec.entry)] };
-      const result = await build({
-        ...generated,
-        outfile: path.join(PROJECT_ROOT, ".edgegym", "build", `${spec.name}.js`),
-        write: false,
-        bundle: true,
-        format: "esm",
-        platform: "neutral",
-        target: "es2022",
-        mainFields: ["module", "main"],
-        conditions: ["workerd", "worker", "browser"],
-        external: ["cloudflare:*", "node:*"],
-        logLevel: "silent",
-        legalComments: "none",
-      });
-      const output = result.outputFiles[0];
-      if (!output) throw new Error(`esbuild produced nothing for ${spec.name}`);
-      return [spec.name, { path: output.path, contents: output.text }] as const;
+      return [spec.name, await bundleWorker(spec.name, entry)] as const;
     }),
   );
   return new Map(built);

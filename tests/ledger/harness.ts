@@ -1,11 +1,11 @@
 // Starts the ledger harness Worker (tests/ledger/harness-worker.ts) in workerd through Miniflare, and calls either ledger.
 import path from "node:path";
-import { build } from "esbuild";
 import { Miniflare } from "miniflare";
 import type { JobInfo, ResultEntry } from "../../contracts/jobs.js";
 import type { WorkMessage } from "../../contracts/messages.js";
 import { rolloutId } from "../../contracts/messages.js";
 import { COMPATIBILITY_DATE } from "../../infra/topology.js";
+import { bundleWorker } from "../../local/build.js";
 import { PROJECT_ROOT } from "../../local/paths.js";
 
 export type Which = "object" | "bucket";
@@ -22,22 +22,9 @@ export interface Harness {
 }
 
 export async function startHarness(vars: Record<string, string> = {}): Promise<Harness> {
-  const result = await build({
-    entryPoints: [path.join(PROJECT_ROOT, "tests", "ledger", "harness-worker.ts")],
-    outfile: path.join(PROJECT_ROOT, ".edgegym", "build", "ledger-harness.js"),
-    write: false,
-    bundle: true,
-    format: "esm",
-    platform: "neutral",
-    target: "es2022",
-    mainFields: ["module", "main"],
-    conditions: ["workerd", "worker", "browser"],
-    external: ["cloudflare:*", "node:*"],
-    logLevel: "silent",
-  });
-  const bundle = result.outputFiles[0]!;
+  const bundle = await bundleWorker("ledger-harness", { entryPoints: [path.join(PROJECT_ROOT, "tests", "ledger", "harness-worker.ts")] });
   const mf = new Miniflare({
-    modules: [{ type: "ESModule", path: bundle.path, contents: bundle.text }],
+    modules: [{ type: "ESModule", path: bundle.path, contents: bundle.contents }],
     modulesRoot: PROJECT_ROOT,
     compatibilityDate: COMPATIBILITY_DATE,
     bindings: { ENVIRONMENTS: "", LOG_LEVEL: "silent", ...vars },
