@@ -5,11 +5,11 @@ import { AgentVars, configCache } from "../../contracts/config.js";
 import type { AgentEnv } from "../../contracts/env.generated.js";
 import { environmentService } from "../../contracts/environments.js";
 import type { JobLedger, JobRpc } from "../../contracts/jobs.js";
-import { boundedJob } from "../../http/bounded.js";
 import type { WorkMessage } from "../../contracts/messages.js";
 import type { EnvironmentRpc, ModelRpc } from "../../contracts/rpc.js";
 import type { RunnerRpc } from "../../contracts/runner.js";
 import { type Logger, workerLogger } from "../../http/log.js";
+import { objectLedger } from "../../ledger/index.js";
 import { cloudflareQueue } from "../../queues/cloudflare.js";
 import { guardedQueue } from "../../queues/guarded.js";
 import type { MessageQueue } from "../../queues/queue.js";
@@ -55,6 +55,7 @@ export function cloudflarePorts(env: AgentEnv): AgentPorts {
   let ports = cache.get(env);
   if (!ports) {
     const parsed = config(env);
+    const store = guardedStore(r2Store(env.BUCKET), { writeFailureRate: parsed.CHAOS_STORE_WRITE_FAILURE_RATE });
     ports = {
       config: parsed,
       model: env.MODEL_PROXY,
@@ -63,8 +64,8 @@ export function cloudflarePorts(env: AgentEnv): AgentPorts {
       // Every bucket and queue call is bounded in time; the chaos rates are 0 outside the chaos suite.
       rollouts: guardedQueue(cloudflareQueue(env.ROLLOUTS), { sendFailureRate: parsed.CHAOS_QUEUE_SEND_FAILURE_RATE }),
       results: guardedQueue(cloudflareQueue(env.RESULTS), { sendFailureRate: parsed.CHAOS_QUEUE_SEND_FAILURE_RATE }),
-      store: guardedStore(r2Store(env.BUCKET), { writeFailureRate: parsed.CHAOS_STORE_WRITE_FAILURE_RATE }),
-      job: (id) => boundedJob(env.JOBS.get(env.JOBS.idFromName(id))),
+      store,
+      job: objectLedger(env.JOBS, store).job,
       log: workerLogger("agent", parsed.LOG_LEVEL),
       ...(runnerShards(env, parsed).length > 0 ? { runner: (shard: number) => runnerStub(env, shard) } : {}),
     };
