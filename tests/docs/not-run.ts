@@ -11,6 +11,7 @@ export const NOT_RUN_HERE: Record<string, string> = {
   "npx vitest run tests/aws": "a part of npm test (tests/aws runs in it)",
   "npm run bench": "about 12 minutes of load (README); tests/bench/cpu-measure.test.ts checks its measuring",
   "npm run bench -- --quick": "minutes of full load on a shared 2-core machine; bench/ is checked by tests/bench",
+  "npm run bench -- --only schedulers": "about 3 minutes of full load (8,192 rollouts per scheduler and case) on a shared 2-core machine",
   "ng_collect_rollouts +input_jsonl_fpath=rows.jsonl +output_jsonl_fpath=out/rollouts.jsonl +num_repeats=4 +agent_name=mcqa_simple_agent":
     "needs a NeMo Gym installation; tests/integrations/nemo-gym-dropin.test.ts replays its collector's requests through the agent server",
   "ng_collect_rollouts +input_jsonl_fpath=data.jsonl +output_jsonl_fpath=out/rollouts.jsonl +num_repeats=4 +agent_name=example_multi_step_simple_agent":

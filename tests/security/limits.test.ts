@@ -50,6 +50,18 @@ async function send(path: string, init: RequestInit): Promise<{ status: number; 
   return { status: response.status, body, headers: response.headers };
 }
 
+/** Waits until no job of this emulation is running (an operator's list sees every caller's jobs). */
+async function jobsEnded(): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const { body } = await send("/v1/jobs?limit=1000", { headers: AUTH.ops });
+    const running = (body.data as { status: string }[]).filter((job) => job.status === "running");
+    if (running.length === 0) return;
+    if (Date.now() > deadline) throw new Error(`${running.length} job(s) still running after 30 s`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /** A body streamed in chunks, so it goes without a Content-Length (chunked transfer encoding). */
 function chunked(text: string, size = 8192): ReadableStream<Uint8Array> {
   const bytes = new TextEncoder().encode(text);
@@ -223,6 +235,9 @@ describe("the model's upstream URL", () => {
     expect(ok.headers.get("x-edgegym-upstream")).toBe("0");
     expect(await ok.text()).not.toContain(host);
 
+    // The jobs the tests above created run in the background and call the model too: they must be done, or one of them
+    // takes a scripted 503 meant for this /run (which then answers 200).
+    await jobsEnded();
     local.simulator!.script({ status: 503, error: "overloaded" }, { status: 503, error: "overloaded" });
     const failed = await send(`/run?environment=${ENV}`, {
       method: "POST",
