@@ -10,6 +10,7 @@ import type { EnvironmentRpc, ModelRpc } from "../../contracts/rpc.js";
 import type { RunnerRpc } from "../../contracts/runner.js";
 import { type Logger, workerLogger } from "../../http/log.js";
 import { objectLedger } from "../../ledger/index.js";
+import { perEnv } from "../../http/per-env.js";
 import { cloudflareQueue } from "../../queues/cloudflare.js";
 import { guardedQueue } from "../../queues/guarded.js";
 import type { MessageQueue } from "../../queues/queue.js";
@@ -48,28 +49,21 @@ function runnerStub(env: AgentEnv, shard: number): RunnerRpc {
 export function runnerShards(env: AgentEnv, parsed: AgentConfig = config(env)): RunnerRpc[] {
   return env.RUNNERS && parsed.RUNNER_SHARDS > 0 ? Array.from({ length: parsed.RUNNER_SHARDS }, (_, shard) => runnerStub(env, shard)) : [];
 }
-const cache = new WeakMap<AgentEnv, AgentPorts>();
-
 /** The agent Worker's ports, from its bindings (built once per isolate). */
-export function cloudflarePorts(env: AgentEnv): AgentPorts {
-  let ports = cache.get(env);
-  if (!ports) {
-    const parsed = config(env);
-    const store = guardedStore(r2Store(env.BUCKET), { writeFailureRate: parsed.CHAOS_STORE_WRITE_FAILURE_RATE });
-    ports = {
-      config: parsed,
-      model: env.MODEL_PROXY,
-      environment: (name) => environmentService(env, parsed.ENVIRONMENTS, name),
-      environments: parsed.ENVIRONMENTS,
-      // Every bucket and queue call is bounded in time; the chaos rates are 0 outside the chaos suite.
-      rollouts: guardedQueue(cloudflareQueue(env.ROLLOUTS), { sendFailureRate: parsed.CHAOS_QUEUE_SEND_FAILURE_RATE }),
-      results: guardedQueue(cloudflareQueue(env.RESULTS), { sendFailureRate: parsed.CHAOS_QUEUE_SEND_FAILURE_RATE }),
-      store,
-      job: objectLedger(env.JOBS, store).job,
-      log: workerLogger("agent", parsed.LOG_LEVEL),
-      ...(runnerShards(env, parsed).length > 0 ? { runner: (shard: number) => runnerStub(env, shard) } : {}),
-    };
-    cache.set(env, ports);
-  }
-  return ports;
-}
+export const cloudflarePorts = perEnv((env: AgentEnv): AgentPorts => {
+  const parsed = config(env);
+  const store = guardedStore(r2Store(env.BUCKET), { writeFailureRate: parsed.CHAOS_STORE_WRITE_FAILURE_RATE });
+  return {
+    config: parsed,
+    model: env.MODEL_PROXY,
+    environment: (name) => environmentService(env, parsed.ENVIRONMENTS, name),
+    environments: parsed.ENVIRONMENTS,
+    // Every bucket and queue call is bounded in time; the chaos rates are 0 outside the chaos suite.
+    rollouts: guardedQueue(cloudflareQueue(env.ROLLOUTS), { sendFailureRate: parsed.CHAOS_QUEUE_SEND_FAILURE_RATE }),
+    results: guardedQueue(cloudflareQueue(env.RESULTS), { sendFailureRate: parsed.CHAOS_QUEUE_SEND_FAILURE_RATE }),
+    store,
+    job: objectLedger(env.JOBS, store).job,
+    log: workerLogger("agent", parsed.LOG_LEVEL),
+    ...(runnerShards(env, parsed).length > 0 ? { runner: (shard: number) => runnerStub(env, shard) } : {}),
+  };
+});

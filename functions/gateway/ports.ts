@@ -4,6 +4,7 @@ import type { GatewayEnv } from "../../contracts/env.generated.js";
 import type { JobRpc } from "../../contracts/jobs.js";
 import type { WorkMessage } from "../../contracts/messages.js";
 import { type ObjectLedger, objectLedger } from "../../ledger/index.js";
+import { perEnv } from "../../http/per-env.js";
 import { cloudflareQueue } from "../../queues/cloudflare.js";
 import { guardedQueue } from "../../queues/guarded.js";
 import type { MessageQueue } from "../../queues/queue.js";
@@ -21,15 +22,8 @@ export interface GatewayPorts {
 }
 
 const config = configCache(GatewayVars, "gateway");
-const cache = new WeakMap<GatewayEnv, GatewayPorts>();
-
-export function gatewayPorts(env: GatewayEnv): GatewayPorts {
-  let ports = cache.get(env);
-  if (!ports) {
-    const store = guardedStore(r2Store(env.BUCKET));
-    const ledger = objectLedger(env.JOBS, store);
-    ports = { config: config(env), store, rollouts: guardedQueue(cloudflareQueue(env.ROLLOUTS)), ledger, job: ledger.job };
-    cache.set(env, ports);
-  }
-  return ports;
-}
+export const gatewayPorts = perEnv((env: GatewayEnv): GatewayPorts => {
+  const store = guardedStore(r2Store(env.BUCKET));
+  const ledger = objectLedger(env.JOBS, store);
+  return { config: config(env), store, rollouts: guardedQueue(cloudflareQueue(env.ROLLOUTS)), ledger, job: ledger.job };
+});

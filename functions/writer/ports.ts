@@ -6,6 +6,7 @@ import type { JobRpc } from "../../contracts/jobs.js";
 import type { WorkMessage } from "../../contracts/messages.js";
 import { type Logger, workerLogger } from "../../http/log.js";
 import { objectLedger } from "../../ledger/index.js";
+import { perEnv } from "../../http/per-env.js";
 import { cloudflareQueue } from "../../queues/cloudflare.js";
 import { guardedQueue } from "../../queues/guarded.js";
 import type { MessageQueue } from "../../queues/queue.js";
@@ -24,22 +25,15 @@ export interface WriterPorts {
 }
 
 const config = configCache(WriterVars, "writer");
-const cache = new WeakMap<WriterEnv, WriterPorts>();
-
-export function writerPorts(env: WriterEnv): WriterPorts {
-  let ports = cache.get(env);
-  if (!ports) {
-    const parsed = config(env);
-    // Every bucket and queue call is bounded in time; the chaos rates are 0 outside the chaos suite.
-    const store = guardedStore(r2Store(env.BUCKET), { writeFailureRate: parsed.CHAOS_STORE_WRITE_FAILURE_RATE });
-    ports = {
-      config: parsed,
-      store,
-      rollouts: guardedQueue(cloudflareQueue(env.ROLLOUTS), { sendFailureRate: parsed.CHAOS_QUEUE_SEND_FAILURE_RATE }),
-      job: objectLedger(env.JOBS, store).job,
-      log: workerLogger("writer", parsed.LOG_LEVEL),
-    };
-    cache.set(env, ports);
-  }
-  return ports;
-}
+export const writerPorts = perEnv((env: WriterEnv): WriterPorts => {
+  const parsed = config(env);
+  // Every bucket and queue call is bounded in time; the chaos rates are 0 outside the chaos suite.
+  const store = guardedStore(r2Store(env.BUCKET), { writeFailureRate: parsed.CHAOS_STORE_WRITE_FAILURE_RATE });
+  return {
+    config: parsed,
+    store,
+    rollouts: guardedQueue(cloudflareQueue(env.ROLLOUTS), { sendFailureRate: parsed.CHAOS_QUEUE_SEND_FAILURE_RATE }),
+    job: objectLedger(env.JOBS, store).job,
+    log: workerLogger("writer", parsed.LOG_LEVEL),
+  };
+});
