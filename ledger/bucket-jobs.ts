@@ -1,5 +1,6 @@
 // Jobs kept in a bucket alone (S3, R2's S3 API): what the Job Durable Object does on Cloudflare, by deterministic keys,
 // conditional writes and listing. The AWS path's agents record results here; the CLI reads status and results from here.
+import pLimit from "p-limit";
 import { z } from "zod";
 import { countedClass, emptyFailureCounts, type FailureCounts } from "../contracts/failures.js";
 import { CHUNK_ROWS, type JobInfo, type JobLedger, type JobWanted } from "../contracts/jobs.js";
@@ -153,10 +154,10 @@ export function bucketJobs(store: ObjectStore, options: BucketJobsOptions = {}):
     async abandon(id, scope, failure) {
       const manifest = await readManifest(store, id);
       if (!manifest) return { written: 0 };
-      const texts = abandonedResults(manifest, scope, failure, await listResults(store, manifest));
+      const results = abandonedResults(manifest, scope, failure, await listResults(store, manifest));
       let written = 0;
       // One at a time: each write may complete a task or a chunk, which the next one's listing then sees.
-      for (const text of texts) if ((await recordText(text)).written) written++;
+      for (const { header, line } of results) if ((await recordOne(header, line)).written) written++;
       return { written };
     },
 
@@ -202,11 +203,16 @@ export function bucketJobs(store: ObjectStore, options: BucketJobsOptions = {}):
         ),
       );
       // The failures to run again are kept aside: a send that fails puts them back, and the job is as it was.
+      const limit = pLimit(16);
       const saved = new Map<string, string>();
-      for (const key of failures) {
-        const object = await store.get(key);
-        if (object) saved.set(key, await object.text());
-      }
+      await Promise.all(
+        failures.map((key) =>
+          limit(async () => {
+            const object = await store.get(key);
+            if (object) saved.set(key, await object.text());
+          }),
+        ),
+      );
       const wasCancelled = await exists(store, ledgerKeys.cancelled(id));
       // Completion markers first: from here on the job reads as running, and the chunks re-seal as their results land.
       await store.delete([
@@ -219,7 +225,7 @@ export function bucketJobs(store: ObjectStore, options: BucketJobsOptions = {}):
       try {
         await queue.sendBatch(messages.map((body) => ({ body })));
       } catch (error) {
-        for (const [key, text] of saved) await store.put(key, text, { contentType: "text/plain", onlyIfAbsent: true });
+        await Promise.all([...saved].map(([key, text]) => limit(() => store.put(key, text, { contentType: "text/plain", onlyIfAbsent: true }))));
         if (wasCancelled) await store.put(ledgerKeys.cancelled(id), "", { contentType: "text/plain" });
         else await info(id, { finish: true }); // seals and completes again what was complete
         return refused(error instanceof Error ? error.message : String(error));
