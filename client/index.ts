@@ -6,7 +6,7 @@ import { Connection, type ConnectionOptions, EdgegymClientError } from "./http.j
 import { Files, Jobs } from "./jobs.js";
 
 export { EdgegymClientError, type ConnectionOptions, type RetryOptions, retryAfterMs, retryDelayMs } from "./http.js";
-export type { JobOptions, UploadedFile, WaitOptions } from "./jobs.js";
+export type { FeedGroup, GroupBatch, GroupsOptions, JobOptions, UploadedFile, WaitOptions } from "./jobs.js";
 export { type TrainingTurn, trainingTurns } from "./training.js";
 export type { DatasetRow, RolloutRecord } from "../protocol/index.js";
 export type { JobInfo } from "../contracts/jobs.js";

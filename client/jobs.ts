@@ -12,6 +12,52 @@ export interface JobOptions {
   skipInvalid?: boolean;
   /** Shallow-merged into each row's responses_create_params. */
   responsesCreateParams?: Record<string, unknown>;
+  /** The trainer's policy version: the job's groups carry it on the feed (`groups`, `feed`). */
+  policyVersion?: number;
+}
+
+/** Which groups a take of the async feed asks for (GET /v1/jobs/:id/groups). */
+export interface GroupsOptions {
+  /** Consumers sharing a cursor name share its position: each group goes to one of them (default "default"). */
+  cursor?: string;
+  /** Groups per answer, at most (default 16, at most 256). */
+  limit?: number;
+  /** Wait for this many groups before answering, unless the wait runs out or no more can come (default 1). */
+  minGroups?: number;
+  /** Seconds to wait for them, at most 30 (default 20). */
+  waitSeconds?: number;
+  /** Drop groups of an older policy version. */
+  minVersion?: number;
+  /** With maxStaleness: drop groups older than currentVersion − maxStaleness. */
+  currentVersion?: number;
+  maxStaleness?: number;
+}
+
+/** A completed group: every repeat of one task, scored rollouts and failures apart. */
+export interface FeedGroup {
+  task_index: number;
+  /** Its place in the order the job's groups completed. */
+  sequence: number;
+  completed_at: number;
+  policy_version?: number;
+  rollouts: RolloutRecord[];
+  failures: Record<string, unknown>[];
+}
+
+export interface GroupBatch {
+  object: "list";
+  job_id: string;
+  cursor: string;
+  data: FeedGroup[];
+  /** Groups passed over as too old for the trainer. */
+  dropped: number;
+  /** Completed groups not yet taken on this cursor. */
+  pending: number;
+  /** Groups not complete yet. */
+  incomplete: number;
+  status: JobInfo["status"];
+  /** Nothing more will come on this cursor. */
+  finished: boolean;
 }
 
 export interface WaitOptions {
@@ -40,6 +86,7 @@ export class Jobs {
       ...(options.limit ? { limit: options.limit } : {}),
       ...(options.skipInvalid ? { skip_invalid: true } : {}),
       ...(options.responsesCreateParams ? { responses_create_params: options.responsesCreateParams } : {}),
+      ...(options.policyVersion !== undefined ? { policy_version: options.policyVersion } : {}),
     };
     if ("rowsKey" in source) {
       const body = JSON.stringify({ ...fields, rows_key: source.rowsKey });
@@ -85,6 +132,33 @@ export class Jobs {
 
   resume(jobId: string): Promise<JobInfo & { resumed: number }> {
     return this.connection.json({ method: "POST", path: `/v1/jobs/${id(jobId)}/resume` });
+  }
+
+  /** One take of the async feed: the next completed groups on a cursor (long-polls up to `waitSeconds`). */
+  groups(jobId: string, options: GroupsOptions = {}): Promise<GroupBatch> {
+    const fields: [string, string | number | undefined][] = [
+      ["cursor", options.cursor],
+      ["limit", options.limit],
+      ["min_groups", options.minGroups],
+      ["wait", options.waitSeconds],
+      ["min_version", options.minVersion],
+      ["current_version", options.currentVersion],
+      ["max_staleness", options.maxStaleness],
+    ];
+    const query = new URLSearchParams();
+    for (const [key, value] of fields) if (value !== undefined) query.set(key, String(value));
+    return this.connection.json<GroupBatch>({ method: "GET", path: `/v1/jobs/${id(jobId)}/groups?${query}` });
+  }
+
+  /** The feed as batches of groups until the cursor is finished (each group to one consumer of the cursor). */
+  async *feed(jobId: string, options: GroupsOptions = {}): AsyncGenerator<FeedGroup[]> {
+    for (;;) {
+      const batch = await this.groups(jobId, options);
+      if (batch.data.length > 0) yield batch.data;
+      if (batch.finished) return;
+      // Without a server-side wait, an empty answer would be asked again at once: pause instead.
+      if (batch.data.length === 0 && (options.waitSeconds ?? 20) < 1) await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
   }
 }
 

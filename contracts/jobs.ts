@@ -22,6 +22,8 @@ export interface JobConfig {
   skipped_lines?: SkippedLine[];
   /** The policy model and token ids the job's caller asked for (every rollout of the job uses them). */
   model?: ModelChoice;
+  /** The trainer's policy version the job's rollouts are made with (its groups carry it on the feed). */
+  policy_version?: number;
 }
 
 export type JobStatus = "running" | "completed" | "cancelled";
@@ -61,6 +63,8 @@ export interface JobInfo {
   completed_at?: number;
   elapsed_seconds: number;
   skipped_lines?: SkippedLine[];
+  /** The policy version the job was tagged with at creation. */
+  policy_version?: number;
   /** Present while the job is stalled (nothing recorded for its stall time); it heals itself a bounded number of times. */
   stalled?: JobStall;
   /** Times the job re-enqueued what was missing after a stall. */
@@ -136,6 +140,39 @@ export interface JobWanted {
   model?: ModelChoice;
 }
 
+/** Which groups a consumer of the feed takes: after its cursor, at most `limit`, none older than `minVersion`. */
+export interface GroupTake {
+  /** Consumers sharing a cursor name share its position: a group goes to one of them only. */
+  cursor: string;
+  limit: number;
+  /** Groups of a policy version below this are dropped (passed over and counted), not handed out. */
+  minVersion?: number;
+  /** Take nothing unless this many groups are ready (a full batch) or the job can complete no more. */
+  atLeast?: number;
+}
+
+/** A group (every repeat of one task, each with its record) handed out by the feed. */
+export interface FeedGroup {
+  task_index: number;
+  /** Its place in the order the job's groups completed (1, 2, …). */
+  sequence: number;
+  completed_at: number;
+  /** Where each repeat's line sits, in repeat order: scored rollouts and failures alike. */
+  locations: (ResultLocation & { kind: ResultKind })[];
+}
+
+export interface GroupPage {
+  groups: FeedGroup[];
+  /** Groups passed over by this take because their policy version was below minVersion. */
+  dropped: number;
+  /** Completed groups still after the cursor once this take is done. */
+  pending: number;
+  /** Groups not yet complete (a repeat without a result): what the job may still hand out. */
+  incomplete: number;
+  policy_version?: number;
+  status: JobStatus;
+}
+
 export interface JobRpc {
   create(config: JobConfig): Promise<JobInfo>;
   info(): Promise<JobInfo | null>;
@@ -158,6 +195,8 @@ export interface JobRpc {
   summary(options?: SummaryOptions): Promise<JobSummary | null>;
   /** A page of the results matching a filter, in task-then-repeat order; null for an unknown job. */
   browse(query: BrowseQuery): Promise<BrowsePage | null>;
+  /** Takes the next completed groups for a cursor (the async feed); each group goes to one take of a cursor only. */
+  takeGroups(take: GroupTake): Promise<GroupPage | null>;
 }
 
 export type JobNamespace = ObjectNamespace<JobRpc>;

@@ -28,6 +28,8 @@ export interface IngestOptions extends RowOptions {
   /** Run the valid rows when some lines are bad (they are reported); otherwise nothing is enqueued. */
   skip_invalid?: boolean;
   model?: ModelChoice;
+  /** The trainer's policy version, carried by the job to its groups on the feed. */
+  policy_version?: number;
   caps: JobCaps;
   /** How the error for bad rows says to run the valid ones anyway (the gateway's option, the CLI's flag). */
   skipHint?: string;
@@ -142,6 +144,7 @@ export async function ingestRows(store: ObjectStore, source: AsyncIterable<RawLi
     chunk_keys: chunkKeys,
     created_at: Date.now(),
     ...(options.model && Object.keys(options.model).length ? { model: options.model } : {}),
+    ...(options.policy_version === undefined ? {} : { policy_version: options.policy_version }),
     ...(problems.length ? { skipped_lines: problems.map((p) => ({ line: p.line ?? 0, field: p.path.join("."), message: p.message })) } : {}),
   };
 }

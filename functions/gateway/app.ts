@@ -15,6 +15,7 @@ import { createJob } from "./jobs-create.js";
 import { cancelJob, jobResults, jobStatus, listJobs, resumeJob } from "./jobs-read.js";
 import { nemoGym } from "./nemo-gym.js";
 import { jobViews } from "./jobs-views.js";
+import { jobGroups } from "./jobs-groups.js";
 import { gatewayPorts } from "./ports.js";
 import { run } from "./run.js";
 import { requestId } from "./request-id.js";
@@ -53,6 +54,7 @@ app.get("/v1/jobs/:id/failures", jobResults("failure"));
 app.delete("/v1/jobs/:id", cancelJob);
 app.post("/v1/jobs/:id/resume", resumeJob);
 app.route("/v1/jobs", jobViews);
+app.route("/v1/jobs", jobGroups);
 app.route("/v1/files", files);
 
 function environmentOr404(env: GatewayEnv, name: string): EnvironmentService {
@@ -93,6 +95,7 @@ allowOnly(app, {
   "/v1/jobs/:id/resume": ["POST"],
   "/v1/jobs/:id/summary": ["GET"],
   "/v1/jobs/:id/records": ["GET"],
+  "/v1/jobs/:id/groups": ["GET"],
   "/v1/files": ["GET"],
   "/v1/files/:name": ["PUT", "DELETE"],
   "/v1/environments": ["GET"],

@@ -34,6 +34,8 @@ export const JobOptions = z.strictObject({
   skip_invalid: flag.default(false),
   /** Shallow-merged into each row's responses_create_params. */
   responses_create_params: z.record(z.string(), z.unknown()).optional(),
+  /** The trainer's policy version: the job's groups carry it on the feed (GET /v1/jobs/:id/groups). */
+  policy_version: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
 });
 
 export const JobRequest = JobOptions.extend({

@@ -36,7 +36,7 @@ const RecordsQuery = z.object({
 const decoder = new TextDecoder();
 
 /** The lines of these entries, each results object read once. */
-async function readRecords(store: ObjectStore, entries: BrowseEntry[]): Promise<Record<string, unknown>[]> {
+export async function readRecords(store: ObjectStore, entries: Pick<BrowseEntry, "object_key" | "offset" | "length">[]): Promise<Record<string, unknown>[]> {
   const objects = new Map<string, Promise<Uint8Array>>();
   const bytesOf = (key: string) => {
     let bytes = objects.get(key);

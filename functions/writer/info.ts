@@ -44,6 +44,7 @@ export async function describeJob(meta: Meta, tables: JobTables, store: ObjectSt
     ...(meta.completed_at ? { completed_at: meta.completed_at } : {}),
     elapsed_seconds: ((meta.completed_at ?? Date.now()) - job.created_at) / 1000,
     ...(job.skipped_lines?.length ? { skipped_lines: job.skipped_lines } : {}),
+    ...(job.policy_version === undefined ? {} : { policy_version: job.policy_version }),
     ...(stalled ? { stalled } : {}),
     ...(meta.heals ? { heals: meta.heals } : {}),
     ...(meta.stalls?.length ? { stalls: meta.stalls } : {}),

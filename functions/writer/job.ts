@@ -7,6 +7,8 @@ import { abandonedRecord } from "../../contracts/failures.js";
 import type { BrowsePage, BrowseQuery, JobSummary, SummaryOptions } from "../../contracts/job-views.js";
 import type {
   Abandonment,
+  GroupPage,
+  GroupTake,
   JobConfig,
   JobInfo,
   JobRpc,
@@ -25,6 +27,7 @@ import { scopePairs } from "../../ledger/expand.js";
 import type { MessageQueue } from "../../queues/queue.js";
 import type { ObjectStore } from "../../storage/store.js";
 import { enqueueMissing } from "./enqueue.js";
+import { GroupTables } from "./groups.js";
 import { describeJob, type Meta } from "./info.js";
 import { jobMetrics } from "./metrics.js";
 import { writerPorts } from "./ports.js";
@@ -36,6 +39,8 @@ const encoder = new TextEncoder();
 
 export class Job extends DurableObject<WriterEnv> implements JobRpc {
   private readonly tables = new JobTables(this.ctx.storage.sql);
+  /** The async feed: groups in the order they completed, and each cursor's place (functions/writer/groups.ts). */
+  private readonly groups = new GroupTables(this.ctx.storage.sql);
   /** The writer Worker's ports (functions/writer/ports.ts), the same ones its results consumer uses. */
   private readonly ports = writerPorts(this.env);
   private readonly config = this.ports.config;
@@ -128,6 +133,10 @@ export class Job extends DurableObject<WriterEnv> implements JobRpc {
       await this.store.put(key, lines.join(""), { contentType: "application/x-ndjson" });
       this.ctx.storage.transactionSync(() => {
         this.tables.insert(key, placed);
+        this.groups.markComplete(
+          mine.map((e) => e.task_index),
+          meta.config.num_repeats,
+        );
         const latest = this.meta() ?? meta;
         if (kind === "rollout") latest.done += mine.length;
         else latest.failed += mine.length;
@@ -287,5 +296,15 @@ export class Job extends DurableObject<WriterEnv> implements JobRpc {
 
   async browse(query: BrowseQuery): Promise<BrowsePage | null> {
     return this.meta() ? browseResults(this.ctx.storage.sql, query) : null;
+  }
+
+  async takeGroups(take: GroupTake): Promise<GroupPage | null> {
+    const meta = this.meta();
+    if (!meta) return null;
+    const { config } = meta;
+    const job = { numRepeats: config.num_repeats, tasks: config.tasks.length, status: meta.status };
+    return this.ctx.storage.transactionSync(() =>
+      this.groups.take(take, config.policy_version === undefined ? job : { ...job, policyVersion: config.policy_version }),
+    );
   }
 }

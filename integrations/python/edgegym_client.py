@@ -310,10 +310,15 @@ class Client:
 
     def create_job(self, rows: Iterable[Mapping[str, Any]], *, environment: Optional[str] = None, num_repeats: int = 1,
                    policy_base_url: Any = None, policy_model_name: Optional[str] = None,
-                   return_token_ids: Optional[bool] = None, skip_invalid: bool = False) -> Dict[str, Any]:
-        """A job through the queues (large datasets, offline collection): its status, with its id."""
+                   return_token_ids: Optional[bool] = None, skip_invalid: bool = False,
+                   policy_version: Optional[int] = None) -> Dict[str, Any]:
+        """A job through the queues (large datasets, offline collection): its status, with its id.
+
+        policy_version tags the job with the trainer's policy version; its groups carry it on the feed (job_groups).
+        """
         body: Dict[str, Any] = {"rows": list(rows), "num_repeats": num_repeats, "skip_invalid": skip_invalid}
         for key, value in {"environment": environment, "return_token_ids": return_token_ids, "policy_model_name": policy_model_name,
+                           "policy_version": policy_version,
                            "policy_base_url": _query_value(policy_base_url) if policy_base_url is not None else None}.items():
             if value is not None:
                 body[key] = value
@@ -332,6 +337,29 @@ class Client:
             if deadline is not None and time.monotonic() > deadline:
                 raise TimeoutError(f"job {job_id} still running after {timeout:g} s")
             time.sleep(poll)
+
+    def job_groups(self, job_id: str, *, cursor: str = "default", limit: int = 16, min_groups: int = 1, wait: float = 20,
+                   min_version: Optional[int] = None, current_version: Optional[int] = None,
+                   max_staleness: Optional[int] = None) -> Dict[str, Any]:
+        """One take of the async feed: the next completed groups (every repeat of a task) on `cursor`.
+
+        Consumers sharing a cursor each get different groups. Waits up to `wait` seconds (at most 30) for `min_groups`.
+        Groups older than `min_version`, or than current_version - max_staleness, are dropped (counted in "dropped").
+        """
+        query = {"cursor": cursor, "limit": limit, "min_groups": min_groups, "wait": wait, "min_version": min_version,
+                 "current_version": current_version, "max_staleness": max_staleness}
+        return self._json("GET", f"/v1/jobs/{job_id}/groups", query={k: v for k, v in query.items() if v is not None})
+
+    def feed_groups(self, job_id: str, **options: Any) -> Iterator[List[Dict[str, Any]]]:
+        """Batches of groups (job_groups' options) until nothing more will come on the cursor."""
+        while True:
+            batch = self.job_groups(job_id, **options)
+            if batch["data"]:
+                yield batch["data"]
+            if batch["finished"]:
+                return
+            if not batch["data"] and options.get("wait", 20) < 1:
+                time.sleep(1.0)
 
     def job_results(self, job_id: str, *, failures: bool = False) -> Iterator[Dict[str, Any]]:
         """The job's scored rollouts (or failure records) in task-then-repeat order."""
