@@ -12,6 +12,8 @@ export interface SkippedLine {
 
 export interface JobConfig {
   id: string;
+  /** The token name (the tenant) that created the job: only it (and admin) sees and acts on the job. Absent on older jobs. */
+  owner?: string;
   /** The environment every row goes to; absent when each row names its own through agent_ref. */
   environment?: string;
   num_repeats: number;
@@ -51,6 +53,8 @@ export interface JobStall {
 export interface JobInfo {
   id: string;
   status: JobStatus;
+  /** The token name that created the job (absent on a job made before owners were recorded: admin alone sees it). */
+  owner?: string;
   environment?: string;
   num_repeats: number;
   tasks: number;

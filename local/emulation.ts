@@ -39,6 +39,8 @@ export interface LocalOptions {
    * dev token with the admin scope is made up for this run and returned as `token`.
    */
   apiTokens?: string;
+  /** The gateway's TENANT_QUOTAS (contracts/quotas.ts; `vars.gateway.TENANT_QUOTAS` works too). Unset: no quota. */
+  tenantQuotas?: string;
   verbose?: boolean;
   /** Every Worker's LOG_LEVEL (default info). */
   logLevel?: (typeof LOG_LEVELS)[number];
@@ -173,6 +175,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<Local> {
     const secrets = (worker: string): Record<string, string> => ({
       MODEL_API_KEY: (worker === WORKERS.judgeProxy && options.judgeUrl ? options.judgeApiKey : options.modelApiKey) ?? "",
       API_TOKENS: givenTokens ?? `dev:${token}:admin`,
+      TENANT_QUOTAS: options.tenantQuotas ?? options.vars?.gateway?.TENANT_QUOTAS ?? "",
       SESSION_SECRET: signingKey,
     });
     const secretsOf = (spec: WorkerSpec) => Object.fromEntries(spec.secrets.map((name) => [name, secrets(spec.name)[name]]));
