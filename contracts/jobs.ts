@@ -192,7 +192,18 @@ export interface JobLedger {
 /** Rows per inputs chunk: the unit the agent expands into rollout messages (chunk i holds accepted tasks i×100 … i×100+99). */
 export const CHUNK_ROWS = 100;
 
-/** A new job id: time first (ids sort by creation), then randomness. */
-export function newJobId(): string {
-  return `job_${Date.now().toString(36)}${crypto.randomUUID().replace(/-/g, "").slice(0, 10)}`;
+/**
+ * A new job id: time first (ids sort by creation), then randomness. With a tenant (the AWS path), the id carries it:
+ * `job_<tenant>_<time><random>`, so an IAM policy names a tenant's keys by prefix (TENANT_NAME has no `_`).
+ */
+export function newJobId(tenant?: string): string {
+  return `job_${tenant ? `${tenant}_` : ""}${Date.now().toString(36)}${crypto.randomUUID().replace(/-/g, "").slice(0, 10)}`;
+}
+
+/** A tenant of the AWS path (`--tenant`): lowercase letters, digits and `-`, so that `job_<tenant>_` prefixes never overlap. */
+export const TENANT_NAME = /^[a-z0-9-]{1,40}$/;
+
+/** Whether a job id of the AWS path is this tenant's. */
+export function isTenantJob(id: string, tenant: string): boolean {
+  return id.startsWith(`job_${tenant}_`);
 }

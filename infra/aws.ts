@@ -2,6 +2,7 @@
 // with partial batch responses. The same agent code as the Worker (functions/agent/consumer.ts); only the entry differs.
 import { chooseEnvironments, writeLambdaEntry } from "./lambda-entry.js";
 import type { Secrets } from "./secrets.js";
+import { createTenantPolicies, tenantsFromEnv } from "./tenants.js";
 
 /** Lambda's longest run; a rollout's own deadline ends a minute before it, so its failure record is still written. */
 export const LAMBDA_TIMEOUT_SECONDS = 900;
@@ -19,10 +20,13 @@ export interface AwsDeployment {
   dlq: sst.aws.Queue;
   bucket: sst.aws.Bucket;
   agent: sst.aws.Function;
+  /** One IAM policy per tenant of EDGEGYM_TENANTS (infra/tenants.ts), by name. */
+  tenantPolicies: Record<string, aws.iam.Policy>;
 }
 
 export function createAws(root: string, secrets: Secrets, chosen = process.env.EDGEGYM_ENVIRONMENTS): AwsDeployment {
   const environments = chooseEnvironments(root, chosen);
+  const tenants = tenantsFromEnv();
   const bucket = new sst.aws.Bucket("JobsBucket");
   const dlq = new sst.aws.Queue("RolloutsDlqQueue");
   const queue = new sst.aws.Queue("RolloutsQueue", {
@@ -55,5 +59,5 @@ export function createAws(root: string, secrets: Secrets, chosen = process.env.E
   const batch = { batch: { size: 10, partialResponses: true } };
   queue.subscribe(agent.arn, batch);
   dlq.subscribe(agent.arn, batch);
-  return { queue, dlq, bucket, agent };
+  return { queue, dlq, bucket, agent, tenantPolicies: createTenantPolicies(tenants, bucket, queue) };
 }

@@ -33,6 +33,8 @@ export interface IngestOptions extends RowOptions {
   skipHint?: string;
   /** The token name (tenant) creating the job: it alone (and admin) may see it. */
   owner?: string;
+  /** The AWS path: the job's id carries its owner (`job_<owner>_…`), so IAM can hold a tenant to its own keys. */
+  ownerInId?: boolean;
   /**
    * Checked once the rows are in, before the job is created (the tenant's quotas, with the new job's rollouts): a throw
    * deletes the inputs written and refuses the job, which leaves nothing behind.
@@ -78,7 +80,7 @@ export function checkJobOptions(options: IngestOptions): void {
  */
 export async function ingestRows(store: ObjectStore, source: AsyncIterable<RawLine>, options: IngestOptions): Promise<JobConfig> {
   checkJobOptions(options);
-  const id = newJobId();
+  const id = newJobId(options.ownerInId ? options.owner : undefined);
   const problems: ErrorIssue[] = [];
   let problemCount = 0;
   const tasks: number[] = [];

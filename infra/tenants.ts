@@ -1,0 +1,48 @@
+// The AWS path's tenants (EDGEGYM_TENANTS at deploy): one IAM policy each, allowing S3 only on that tenant's keys (its jobs,
+// `jobs/job_<tenant>_…`, and its owner index, `owners/<tenant>/…`) and sending to the rollouts queue. Attach a tenant's policy
+// to its role or user: the CLI's `--tenant` only says which jobs to show; this is what keeps one tenant from another's.
+import { TENANT_NAME } from "../contracts/jobs.js";
+
+/** `team-a,team-b`: each a-z 0-9 - (no `_`, so that no tenant's id prefix is another's). */
+export function tenantsFromEnv(text = process.env.EDGEGYM_TENANTS ?? ""): string[] {
+  const names = text
+    .split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
+  names.forEach((name, i) => {
+    if (!TENANT_NAME.test(name)) throw new Error(`EDGEGYM_TENANTS entry ${i + 1} ("${name}"): a tenant is 1-40 of a-z 0-9 -`);
+  });
+  if (new Set(names).size !== names.length) throw new Error("EDGEGYM_TENANTS: a tenant is named twice");
+  return names;
+}
+
+/** The IAM policy document of one tenant: its objects, listing under its own prefixes, and sending rollouts. */
+export function tenantPolicyDocument(tenant: string, bucketArn: string, queueArn: string) {
+  const prefixes = [`jobs/job_${tenant}_*`, `owners/${tenant}/*`];
+  return {
+    Version: "2012-10-17",
+    Statement: [
+      {
+        Sid: "TenantObjects",
+        Effect: "Allow",
+        Action: ["s3:GetObject", "s3:PutObject", "s3:DeleteObject"],
+        Resource: prefixes.map((prefix) => `${bucketArn}/${prefix}`),
+      },
+      { Sid: "TenantListing", Effect: "Allow", Action: "s3:ListBucket", Resource: bucketArn, Condition: { StringLike: { "s3:prefix": prefixes } } },
+      { Sid: "SendRollouts", Effect: "Allow", Action: "sqs:SendMessage", Resource: queueArn },
+    ],
+  };
+}
+
+/** One `aws.iam.Policy` per tenant, by name. */
+export function createTenantPolicies(tenants: string[], bucket: sst.aws.Bucket, queue: sst.aws.Queue): Record<string, aws.iam.Policy> {
+  return Object.fromEntries(
+    tenants.map((tenant) => [
+      tenant,
+      new aws.iam.Policy(`Tenant${tenant.replace(/(^|-)([a-z0-9])/g, (_, __, c: string) => c.toUpperCase())}Policy`, {
+        description: `edgegym tenant ${tenant}: its own jobs in the bucket, and sending rollouts`,
+        policy: $resolve([bucket.arn, queue.arn]).apply(([bucketArn, queueArn]) => JSON.stringify(tenantPolicyDocument(tenant, bucketArn, queueArn))),
+      }),
+    ]),
+  );
+}
