@@ -2,7 +2,7 @@
 // with partial batch responses. The same agent code as the Worker (functions/agent/consumer.ts); only the entry differs.
 import { chooseEnvironments, writeLambdaEntry } from "./lambda-entry.js";
 import type { Secrets } from "./secrets.js";
-import { createTenantPolicies, tenantsFromEnv } from "./tenants.js";
+import { tenantPolicyDocument, tenantsFromEnv } from "./tenants.js";
 
 /** Lambda's longest run; a rollout's own deadline ends a minute before it, so its failure record is still written. */
 export const LAMBDA_TIMEOUT_SECONDS = 900;
@@ -60,4 +60,18 @@ export function createAws(root: string, secrets: Secrets, chosen = process.env.E
   queue.subscribe(agent.arn, batch);
   dlq.subscribe(agent.arn, batch);
   return { queue, dlq, bucket, agent, tenantPolicies: createTenantPolicies(tenants, bucket, queue) };
+}
+
+/** One `aws.iam.Policy` per tenant, by name (TenantTeamAPolicy for team-a). */
+function createTenantPolicies(tenants: string[], bucket: sst.aws.Bucket, queue: sst.aws.Queue): Record<string, aws.iam.Policy> {
+  const pascal = (name: string) => name.replace(/(^|-)([a-z0-9])/g, (_, __, c: string) => c.toUpperCase());
+  return Object.fromEntries(
+    tenants.map((tenant) => [
+      tenant,
+      new aws.iam.Policy(`Tenant${pascal(tenant)}Policy`, {
+        description: `edgegym tenant ${tenant}: its own jobs in the bucket, and sending rollouts`,
+        policy: $resolve([bucket.arn, queue.arn]).apply(([bucketArn, queueArn]) => JSON.stringify(tenantPolicyDocument(tenant, bucketArn, queueArn))),
+      }),
+    ]),
+  );
 }

@@ -1,6 +1,6 @@
-// The AWS path's tenants (EDGEGYM_TENANTS at deploy): one IAM policy each, allowing S3 only on that tenant's keys (its jobs,
-// `jobs/job_<tenant>_…`, and its owner index, `owners/<tenant>/…`) and sending to the rollouts queue. Attach a tenant's policy
-// to its role or user: the CLI's `--tenant` only says which jobs to show; this is what keeps one tenant from another's.
+// The AWS path's tenants (EDGEGYM_TENANTS at deploy) and the IAM policy each gets (infra/aws.ts creates them): S3 only on that
+// tenant's keys (its jobs, `jobs/job_<tenant>_…`, and its owner index, `owners/<tenant>/…`) and sending to the rollouts queue.
+// Attach a tenant's policy to its role or user: the CLI's `--tenant` only says which jobs to show; this is what keeps tenants apart.
 import { TENANT_NAME } from "../contracts/jobs.js";
 
 /** `team-a,team-b`: each a-z 0-9 - (no `_`, so that no tenant's id prefix is another's). */
@@ -32,17 +32,4 @@ export function tenantPolicyDocument(tenant: string, bucketArn: string, queueArn
       { Sid: "SendRollouts", Effect: "Allow", Action: "sqs:SendMessage", Resource: queueArn },
     ],
   };
-}
-
-/** One `aws.iam.Policy` per tenant, by name. */
-export function createTenantPolicies(tenants: string[], bucket: sst.aws.Bucket, queue: sst.aws.Queue): Record<string, aws.iam.Policy> {
-  return Object.fromEntries(
-    tenants.map((tenant) => [
-      tenant,
-      new aws.iam.Policy(`Tenant${tenant.replace(/(^|-)([a-z0-9])/g, (_, __, c: string) => c.toUpperCase())}Policy`, {
-        description: `edgegym tenant ${tenant}: its own jobs in the bucket, and sending rollouts`,
-        policy: $resolve([bucket.arn, queue.arn]).apply(([bucketArn, queueArn]) => JSON.stringify(tenantPolicyDocument(tenant, bucketArn, queueArn))),
-      }),
-    ]),
-  );
 }
