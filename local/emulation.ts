@@ -124,10 +124,14 @@ export function workerOptions(spec: WorkerSpec, bundle: Bundle, secrets: Record<
   };
 }
 
-/** The token this run may use on the gateway's jobs routes itself: its dev token, or the first given one with that scope. */
-function jobsToken(given: string | undefined, dev: string | undefined): string | undefined {
+/**
+ * The token this run uses on the gateway's jobs routes itself (resuming the running jobs): its dev token, else an admin
+ * one (it sees every tenant's jobs), else the first with the jobs scope (which sees only its own name's).
+ */
+export function jobsToken(given: string | undefined, dev: string | undefined): string | undefined {
   if (dev) return dev;
-  return parseApiTokens(given ?? "").find((entry) => allows(entry.scopes, "jobs"))?.token;
+  const entries = parseApiTokens(given ?? "");
+  return (entries.find((entry) => entry.scopes.includes("admin")) ?? entries.find((entry) => allows(entry.scopes, "jobs")))?.token;
 }
 
 export async function startLocal(options: LocalOptions = {}): Promise<Local> {

@@ -68,7 +68,7 @@ function breakable(name: string): (string | HTMLElement)[] | null {
   return name.split(/(?<=_)/).flatMap((part, i) => (i === 0 ? [part] : [h("wbr"), part]));
 }
 
-const COLUMNS = ["Job", "Owner", "Environment", "Size", "State", "Progress", "Mean reward", "Elapsed", "Throughput", "Created"];
+const COLUMNS = ["Job", "Environment", "Size", "State", "Progress", "Mean reward", "Elapsed", "Throughput", "Created"];
 
 /** One row, rebuilt in place on each update so focus and scroll stay where the user left them. */
 function fillRow(row: HTMLTableRowElement, info: JobInfo): void {
@@ -76,9 +76,11 @@ function fillRow(row: HTMLTableRowElement, info: JobInfo): void {
   const reward = meanReward(info);
   const cells = [
     // One line, cut with an ellipsis: the whole id is the link's title and what a copy takes.
-    h("a", { href: route(["jobs", info.id]), title: info.id, class: "job-id" }, h("code", {}, info.id)),
-    // The token name that created the job (a job older than owners has none: only admin sees it).
-    info.owner ? breakable(info.owner) : h("span", { class: "muted" }, "–"),
+    // Under it, the token name that created the job (a job older than owners has none: only admin sees it).
+    [
+      h("a", { href: route(["jobs", info.id]), title: info.id, class: "job-id" }, h("code", {}, info.id)),
+      info.owner ? h("span", { class: "job-owner muted", title: `created by ${info.owner}`, "data-testid": "owner" }, info.owner) : null,
+    ],
     // A mixed job names its environments once it has metrics (per environment); until then it is "mixed".
     breakable(info.environment ?? (info.metrics ? Object.keys(info.metrics).join(", ") : "")) || h("span", { class: "muted" }, "mixed"),
     size,
