@@ -1,5 +1,6 @@
 // The gateway's checks, in order, for every request but /health: token (401), scope (403), rate (429), body size (413),
-// the tenant's in_flight quota (429), admission (503). Each answers in the error envelope; what they share comes from the route's policy (policy.ts).
+// the tenant's in_flight quota (429, quotas.ts), admission (503). Each answers in the error envelope; what they share
+// comes from the route's policy (policy.ts).
 import type { Context } from "hono";
 import { allows } from "../../contracts/tokens.js";
 import { EdgegymError } from "../../protocol/index.js";

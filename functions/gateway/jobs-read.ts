@@ -14,6 +14,7 @@ import { JOB_ID, jobIdPage } from "./job-list.js";
 import { followLines } from "./jobs-follow.js";
 import { callerOf, type GatewayContext } from "./caller.js";
 import { gatewayPorts } from "./ports.js";
+import { resumeQuotas } from "./quotas.js";
 
 type C = Context<GatewayContext>;
 
@@ -121,6 +122,7 @@ export async function resumeJob(c: C): Promise<Response> {
   const stub = await job(c);
   // The tenant's quotas count the job again while it runs (its open marker written before it may run).
   const before = await stub.info();
+  if (before) await resumeQuotas(c, before);
   if (before?.owner) await markOpen(gatewayPorts(c.env).store, before.owner, before.id, before.counts.total);
   const result = (await stub.resume({ onlyMissing })) ?? missing(c.req.param("id") ?? "");
   if (!result.ok) raise(result.error);

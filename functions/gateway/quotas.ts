@@ -1,7 +1,7 @@
 // Each tenant's quotas (TENANT_QUOTAS): unfinished jobs and their rollouts at create, stored upload bytes, calls in flight.
 // Over one: 429 quota_exceeded naming the quota, its limit and the use now; nothing already accepted changes.
 import type { Context } from "hono";
-import type { JobConfig } from "../../contracts/jobs.js";
+import type { JobConfig, JobInfo } from "../../contracts/jobs.js";
 import { type Quota, type QuotaName, quotaOf } from "../../contracts/quotas.js";
 import { allows } from "../../contracts/tokens.js";
 import { openUse } from "../../ledger/index.js";
@@ -43,6 +43,17 @@ export async function jobQuotas(c: Context<GatewayContext>): Promise<((config: J
     const rollouts = use.rollouts + config.tasks.length * config.num_repeats;
     if (quota.rollouts !== undefined && rollouts > quota.rollouts) throw quotaExceeded(caller.name, "rollouts", quota.rollouts, rollouts);
   };
+}
+
+/** A resume makes an ended job unfinished again: it is held to the jobs and rollouts quotas as a new job is. */
+export async function resumeQuotas(c: Context<GatewayContext>, job: JobInfo): Promise<void> {
+  const { caller, quota } = quotaFor(c);
+  if (job.status === "running" || (quota.jobs === undefined && quota.rollouts === undefined)) return;
+  const ports = gatewayPorts(c.env);
+  const use = await openUse(ports.store, caller.name, (id) => ports.job(id).info());
+  if (quota.jobs !== undefined && use.jobs + 1 > quota.jobs) throw quotaExceeded(caller.name, "jobs", quota.jobs, use.jobs + 1);
+  const rollouts = use.rollouts + job.counts.total;
+  if (quota.rollouts !== undefined && rollouts > quota.rollouts) throw quotaExceeded(caller.name, "rollouts", quota.rollouts, rollouts);
 }
 
 /** The slot goes back when the answer is ready, off the answer's path. */

@@ -73,8 +73,15 @@ describe("jobs and rollouts, checked at create", () => {
     expect((await createJob("free", 1, 1)).status).toBe(201);
 
     expect((await call("team-j", `/v1/jobs/${id}`, { method: "DELETE" })).status).toBe(200);
-    const next = await createJob("team-j", 1, 1);
+    const next = await createJob("team-j", 100, 4);
     expect(next.status).toBe(201);
+    const nextId = ((await next.json()) as { id: string }).id;
+    // A resume of the cancelled job would make two unfinished: refused, and the job stays cancelled.
+    await expectQuota(await call("team-j", `/v1/jobs/${id}/resume`, { method: "POST" }), "jobs", 1, 2);
+    expect(((await (await call("team-j", `/v1/jobs/${id}`)).json()) as { status: string }).status).toBe("cancelled");
+    expect((await call("team-j", `/v1/jobs/${nextId}`, { method: "DELETE" })).status).toBe(200);
+    expect((await call("team-j", `/v1/jobs/${id}/resume`, { method: "POST" })).status).toBe(200);
+    expect((await call("team-j", `/v1/jobs/${id}`, { method: "DELETE" })).status).toBe(200);
   });
 
   it("rollouts: the new job's rollouts count with those of the unfinished jobs; a refused job leaves no inputs behind", async () => {
