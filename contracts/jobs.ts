@@ -194,16 +194,8 @@ export const CHUNK_ROWS = 100;
 
 /**
  * A new job id: time first (ids sort by creation), then randomness. With a tenant (the AWS path), the id carries it:
- * `job_<tenant>_<time><random>`, so an IAM policy names a tenant's keys by prefix (TENANT_NAME has no `_`).
+ * `job_<tenant>_<time><random>`, so an IAM policy names a tenant's keys by prefix (contracts/tenants.ts).
  */
 export function newJobId(tenant?: string): string {
   return `job_${tenant ? `${tenant}_` : ""}${Date.now().toString(36)}${crypto.randomUUID().replace(/-/g, "").slice(0, 10)}`;
-}
-
-/** A tenant of the AWS path (`--tenant`): lowercase letters, digits and `-`, so that `job_<tenant>_` prefixes never overlap. */
-export const TENANT_NAME = /^[a-z0-9-]{1,40}$/;
-
-/** Whether a job id of the AWS path is this tenant's. */
-export function isTenantJob(id: string, tenant: string): boolean {
-  return id.startsWith(`job_${tenant}_`);
 }

@@ -21,7 +21,7 @@ export interface AwsDeployment {
   bucket: sst.aws.Bucket;
   agent: sst.aws.Function;
   /** One IAM policy per tenant of EDGEGYM_TENANTS (infra/tenants.ts), by name. */
-  tenantPolicies: Record<string, aws.iam.Policy>;
+  tenantPolicies: Record<string, IamPolicy>;
 }
 
 export function createAws(root: string, secrets: Secrets, chosen = process.env.EDGEGYM_ENVIRONMENTS): AwsDeployment {
@@ -62,13 +62,24 @@ export function createAws(root: string, secrets: Secrets, chosen = process.env.E
   return { queue, dlq, bucket, agent, tenantPolicies: createTenantPolicies(tenants, bucket, queue) };
 }
 
-/** One `aws.iam.Policy` per tenant, by name (TenantTeamAPolicy for team-a). */
-function createTenantPolicies(tenants: string[], bucket: sst.aws.Bucket, queue: sst.aws.Queue): Record<string, aws.iam.Policy> {
+/** An IAM policy of Pulumi's AWS provider: what the tenants' policies need of it. */
+interface IamPolicy {
+  arn: $util.Output<string>;
+}
+type IamPolicyClass = new (name: string, args: { description: string; policy: $util.Input<string> }) => IamPolicy;
+
+/**
+ * One IAM policy per tenant, by name (TenantTeamAPolicy for team-a). The provider's `aws` global exists when SST deploys
+ * to AWS; it is reached through globalThis so that infra/ type-checks whichever providers `sst install` set up.
+ */
+function createTenantPolicies(tenants: string[], bucket: sst.aws.Bucket, queue: sst.aws.Queue): Record<string, IamPolicy> {
+  if (tenants.length === 0) return {};
+  const Policy = (globalThis as unknown as { aws: { iam: { Policy: IamPolicyClass } } }).aws.iam.Policy;
   const pascal = (name: string) => name.replace(/(^|-)([a-z0-9])/g, (_, __, c: string) => c.toUpperCase());
   return Object.fromEntries(
     tenants.map((tenant) => [
       tenant,
-      new aws.iam.Policy(`Tenant${pascal(tenant)}Policy`, {
+      new Policy(`Tenant${pascal(tenant)}Policy`, {
         description: `edgegym tenant ${tenant}: its own jobs in the bucket, and sending rollouts`,
         policy: $resolve([bucket.arn, queue.arn]).apply(([bucketArn, queueArn]) => JSON.stringify(tenantPolicyDocument(tenant, bucketArn, queueArn))),
       }),

@@ -1,7 +1,7 @@
 // The AWS path's tenants (EDGEGYM_TENANTS at deploy) and the IAM policy each gets (infra/aws.ts creates them): S3 only on that
 // tenant's keys (its jobs, `jobs/job_<tenant>_…`, and its owner index, `owners/<tenant>/…`) and sending to the rollouts queue.
 // Attach a tenant's policy to its role or user: the CLI's `--tenant` only says which jobs to show; this is what keeps tenants apart.
-import { TENANT_NAME } from "../contracts/jobs.js";
+import { TENANT_NAME } from "../contracts/tenants.js";
 
 /** `team-a,team-b`: each a-z 0-9 - (no `_`, so that no tenant's id prefix is another's). */
 export function tenantsFromEnv(text = process.env.EDGEGYM_TENANTS ?? ""): string[] {

@@ -9,7 +9,7 @@ import type { EnvironmentRpc } from "../../contracts/rpc.js";
 import { JOBS_PREFIX, type WorkMessage } from "../../contracts/messages.js";
 import { inProcessEnvironment } from "../../environments/sdk/index.js";
 import { discoverEnvironments } from "../../infra/environments.js";
-import { isTenantJob, TENANT_NAME } from "../../contracts/jobs.js";
+import { isTenantJob, TENANT_NAME } from "../../contracts/tenants.js";
 import { type BucketJobs, bucketJobs, createJob, DEFAULT_JOB_CAPS, numberedLines, ownedIdPage, readManifest } from "../../ledger/index.js";
 import { EdgegymError } from "../../protocol/index.js";
 import { guardedQueue } from "../../queues/guarded.js";
