@@ -1,6 +1,7 @@
 // Each Worker's variables as a zod schema: parsed once per isolate into a typed config, a bad value named at start-up.
 import { z } from "zod";
 import { ApiTokens } from "./tokens.js";
+import { TenantQuotasVar } from "./quotas.js";
 
 /** A variable that is unset or empty takes its default. */
 const unset = (value: unknown) => (value === "" ? undefined : value);
@@ -77,6 +78,8 @@ export const GatewayVars = z.object({
   ENVIRONMENTS: list(),
   /** `name:token:scope+scope` entries (contracts/tokens.ts); none means every route but /health answers 401. */
   API_TOKENS: ApiTokens,
+  /** Per-tenant quotas, `name:jobs=20+rollouts=200000+bytes=2GiB+in_flight=64` entries, `*` the default (contracts/quotas.ts); unset: none. */
+  TENANT_QUOTAS: TenantQuotasVar,
   /** Largest JSON body a route reads (/run, the model routes, environments, JSON job requests), in bytes: 413 beyond. */
   MAX_BODY_BYTES: integer(1, 8 * 1024 * 1024),
   /** Largest streamed upload (a JSONL job body, PUT /v1/files/<name>), in bytes. */

@@ -32,6 +32,7 @@ export interface GatewayEnv extends EnvironmentServices {
   RATE_LIMIT_BURST?: string;
   RATE_LIMIT_PER_SECOND?: string;
   RUN_TIMEOUT_MS?: string;
+  TENANT_QUOTAS?: string;
 }
 
 export interface AgentEnv extends EnvironmentServices {

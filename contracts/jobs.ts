@@ -12,6 +12,8 @@ export interface SkippedLine {
 
 export interface JobConfig {
   id: string;
+  /** The token name (the tenant) that created the job: only it (and admin) sees and acts on the job. Absent on older jobs. */
+  owner?: string;
   /** The environment every row goes to; absent when each row names its own through agent_ref. */
   environment?: string;
   num_repeats: number;
@@ -53,6 +55,8 @@ export interface JobStall {
 export interface JobInfo {
   id: string;
   status: JobStatus;
+  /** The token name that created the job (absent on a job made before owners were recorded: admin alone sees it). */
+  owner?: string;
   environment?: string;
   num_repeats: number;
   tasks: number;
@@ -227,7 +231,10 @@ export interface JobLedger {
 /** Rows per inputs chunk: the unit the agent expands into rollout messages (chunk i holds accepted tasks i×100 … i×100+99). */
 export const CHUNK_ROWS = 100;
 
-/** A new job id: time first (ids sort by creation), then randomness. */
-export function newJobId(): string {
-  return `job_${Date.now().toString(36)}${crypto.randomUUID().replace(/-/g, "").slice(0, 10)}`;
+/**
+ * A new job id: time first (ids sort by creation), then randomness. With a tenant (the AWS path), the id carries it:
+ * `job_<tenant>_<time><random>`, so an IAM policy names a tenant's keys by prefix (contracts/tenants.ts).
+ */
+export function newJobId(tenant?: string): string {
+  return `job_${tenant ? `${tenant}_` : ""}${Date.now().toString(36)}${crypto.randomUUID().replace(/-/g, "").slice(0, 10)}`;
 }

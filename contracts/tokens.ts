@@ -1,8 +1,11 @@
 // The gateway's bearer tokens: `name:token:scope+scope` entries, several at once so a token can be rotated under its name.
 import { z } from "zod";
 
-/** What a token may do: `run` rollouts and environments, `jobs` and uploads, the `model` routes; `admin` may do everything. */
-export const Scope = z.enum(["run", "jobs", "model", "admin"]);
+/**
+ * What a token may do: `run` rollouts and environments, `jobs` and uploads, the `model` routes, `read` its name's jobs and
+ * uploads (starting nothing); `jobs` includes `read`; `admin` may do everything, on every name's jobs.
+ */
+export const Scope = z.enum(["run", "jobs", "read", "model", "admin"]);
 export type Scope = z.infer<typeof Scope>;
 
 /** A token's name: who it stands for in logs, session bindings and upload keys (never the token itself). */
@@ -64,5 +67,5 @@ export const ApiTokens = z.preprocess((value, ctx) => {
 
 /** Whether a token with these scopes may use a route that needs `scope`. */
 export function allows(scopes: readonly Scope[], scope: Scope): boolean {
-  return scopes.includes("admin") || scopes.includes(scope);
+  return scopes.includes("admin") || scopes.includes(scope) || (scope === "read" && scopes.includes("jobs"));
 }

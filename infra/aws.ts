@@ -2,6 +2,7 @@
 // with partial batch responses. The same agent code as the Worker (functions/agent/consumer.ts); only the entry differs.
 import { chooseEnvironments, writeLambdaEntry } from "./lambda-entry.js";
 import type { Secrets } from "./secrets.js";
+import { tenantPolicyDocument, tenantsFromEnv } from "./tenants.js";
 
 /** Lambda's longest run; a rollout's own deadline ends a minute before it, so its failure record is still written. */
 export const LAMBDA_TIMEOUT_SECONDS = 900;
@@ -19,10 +20,13 @@ export interface AwsDeployment {
   dlq: sst.aws.Queue;
   bucket: sst.aws.Bucket;
   agent: sst.aws.Function;
+  /** One IAM policy per tenant of EDGEGYM_TENANTS (infra/tenants.ts), by name. */
+  tenantPolicies: Record<string, IamPolicy>;
 }
 
 export function createAws(root: string, secrets: Secrets, chosen = process.env.EDGEGYM_ENVIRONMENTS): AwsDeployment {
   const environments = chooseEnvironments(root, chosen);
+  const tenants = tenantsFromEnv();
   const bucket = new sst.aws.Bucket("JobsBucket");
   const dlq = new sst.aws.Queue("RolloutsDlqQueue");
   const queue = new sst.aws.Queue("RolloutsQueue", {
@@ -55,5 +59,30 @@ export function createAws(root: string, secrets: Secrets, chosen = process.env.E
   const batch = { batch: { size: 10, partialResponses: true } };
   queue.subscribe(agent.arn, batch);
   dlq.subscribe(agent.arn, batch);
-  return { queue, dlq, bucket, agent };
+  return { queue, dlq, bucket, agent, tenantPolicies: createTenantPolicies(tenants, bucket, queue) };
+}
+
+/** An IAM policy of Pulumi's AWS provider: what the tenants' policies need of it. */
+interface IamPolicy {
+  arn: $util.Output<string>;
+}
+type IamPolicyClass = new (name: string, args: { description: string; policy: $util.Input<string> }) => IamPolicy;
+
+/**
+ * One IAM policy per tenant, by name (TenantTeamAPolicy for team-a). The provider's `aws` global exists when SST deploys
+ * to AWS; it is reached through globalThis so that infra/ type-checks whichever providers `sst install` set up.
+ */
+function createTenantPolicies(tenants: string[], bucket: sst.aws.Bucket, queue: sst.aws.Queue): Record<string, IamPolicy> {
+  if (tenants.length === 0) return {};
+  const Policy = (globalThis as unknown as { aws: { iam: { Policy: IamPolicyClass } } }).aws.iam.Policy;
+  const pascal = (name: string) => name.replace(/(^|-)([a-z0-9])/g, (_, __, c: string) => c.toUpperCase());
+  return Object.fromEntries(
+    tenants.map((tenant) => [
+      tenant,
+      new Policy(`Tenant${pascal(tenant)}Policy`, {
+        description: `edgegym tenant ${tenant}: its own jobs in the bucket, and sending rollouts`,
+        policy: $resolve([bucket.arn, queue.arn]).apply(([bucketArn, queueArn]) => JSON.stringify(tenantPolicyDocument(tenant, bucketArn, queueArn))),
+      }),
+    ]),
+  );
 }

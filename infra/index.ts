@@ -29,5 +29,11 @@ export async function deploy(root = process.cwd()) {
   const cloudflare = deploysCloudflare(backend) ? deployCloudflare(root, secrets) : {};
   if (!deploysAws(backend)) return cloudflare;
   const aws = createAws(root, secrets);
-  return { ...cloudflare, queueUrl: aws.queue.url, bucket: aws.bucket.name, agentFunction: aws.agent.name };
+  return {
+    ...cloudflare,
+    queueUrl: aws.queue.url,
+    bucket: aws.bucket.name,
+    agentFunction: aws.agent.name,
+    tenantPolicies: Object.fromEntries(Object.entries(aws.tenantPolicies).map(([tenant, policy]) => [tenant, policy.arn])),
+  };
 }

@@ -11,6 +11,8 @@ export interface Secrets {
   judgeApiKey: sst.Secret;
   /** The bearer tokens the gateway accepts: comma-separated `name:token:scope+scope` entries. */
   apiTokens: sst.Secret;
+  /** Per-tenant quotas beside the tokens: `name:jobs=20+rollouts=200000+bytes=2GiB+in_flight=64` entries, `*` the default; empty: none. */
+  tenantQuotas: sst.Secret;
   /** The key every environment signs its session ids with (HMAC-SHA256): 32+ random characters. */
   sessionSecret: sst.Secret;
 }
@@ -25,6 +27,7 @@ export function createSecrets({ gateway = true }: { gateway?: boolean } = {}): S
     judgeModelName: new sst.Secret("JudgeModelName", ""),
     judgeApiKey: new sst.Secret("JudgeApiKey", ""),
     apiTokens: gateway ? new sst.Secret("ApiTokens") : new sst.Secret("ApiTokens", ""),
+    tenantQuotas: new sst.Secret("TenantQuotas", ""),
     sessionSecret: gateway ? new sst.Secret("SessionSecret") : new sst.Secret("SessionSecret", ""),
   };
 }
@@ -43,5 +46,5 @@ export function secretValues(secrets: Secrets, worker: "model-proxy" | "judge-pr
       MODEL_API_KEY: or(secrets.judgeApiKey, secrets.modelApiKey),
     };
   }
-  return { API_TOKENS: secrets.apiTokens.value, SESSION_SECRET: secrets.sessionSecret.value };
+  return { API_TOKENS: secrets.apiTokens.value, TENANT_QUOTAS: secrets.tenantQuotas.value, SESSION_SECRET: secrets.sessionSecret.value };
 }

@@ -100,7 +100,7 @@ export function topology(options: TopologyOptions): WorkerSpec[] {
       },
       queueProducers: { ROLLOUTS: QUEUES.rollouts },
       buckets: { BUCKET: BUCKET_NAME },
-      secrets: ["API_TOKENS"],
+      secrets: ["API_TOKENS", "TENANT_QUOTAS"],
     },
     {
       name: WORKERS.agent,

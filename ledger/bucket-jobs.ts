@@ -12,6 +12,7 @@ import { abandonedResults } from "./abandon.js";
 import { chunkExpandMessages } from "./expand.js";
 import { ledgerKeys } from "./keys.js";
 import { type BucketJobManifest, type Manifest, readManifest } from "./manifest.js";
+import { indexOwner } from "./owners.js";
 import { assemble, counts, linesByTask, listResults } from "./records.js";
 import { Completed, countKeys, exists, finishJob, readJson, type SealOptions, sealChunk } from "./seal.js";
 
@@ -40,6 +41,7 @@ function describe(manifest: Manifest, status: JobInfo["status"], done: number, f
   return {
     id: manifest.id,
     status,
+    ...(manifest.owner ? { owner: manifest.owner } : {}),
     ...(manifest.environment ? { environment: manifest.environment } : {}),
     num_repeats: manifest.num_repeats,
     tasks: manifest.tasks.length,
@@ -134,6 +136,8 @@ export function bucketJobs(store: ObjectStore, options: BucketJobsOptions = {}):
   return {
     async create(config) {
       const manifest: BucketJobManifest = { ...config, chunk_rows: CHUNK_ROWS };
+      // The owner's index first: a job its tenant can list is never missing from its index.
+      await indexOwner(store, config);
       await store.put(ledgerKeys.manifest(manifest.id), JSON.stringify(manifest), { contentType: "application/json", onlyIfAbsent: true });
       return (await info(manifest.id))!;
     },

@@ -5,3 +5,4 @@ export { ledgerKeys } from "./keys.js";
 export { type BucketJobManifest, readManifest } from "./manifest.js";
 export { type ObjectLedger, objectLedger, resultBytes } from "./object-ledger.js";
 export type { SealOptions } from "./seal.js";
+export { indexOwner, markOpen, type OpenUse, openUse, ownedIdPage, ownerKeys, owns } from "./owners.js";

@@ -33,6 +33,15 @@ export interface IngestOptions extends RowOptions {
   caps: JobCaps;
   /** How the error for bad rows says to run the valid ones anyway (the gateway's option, the CLI's flag). */
   skipHint?: string;
+  /** The token name (tenant) creating the job: it alone (and admin) may see it. */
+  owner?: string;
+  /** The AWS path: the job's id carries its owner (`job_<owner>_…`), so IAM can hold a tenant to its own keys. */
+  ownerInId?: boolean;
+  /**
+   * Checked once the rows are in, before the job is created (the tenant's quotas, with the new job's rollouts): a throw
+   * deletes the inputs written and refuses the job, which leaves nothing behind.
+   */
+  admit?: (config: JobConfig) => Promise<void>;
 }
 
 /** Where a new job goes: its inputs' bucket, its ledger and the queue its expand messages go on. */
@@ -73,7 +82,7 @@ export function checkJobOptions(options: IngestOptions): void {
  */
 export async function ingestRows(store: ObjectStore, source: AsyncIterable<RawLine>, options: IngestOptions): Promise<JobConfig> {
   checkJobOptions(options);
-  const id = newJobId();
+  const id = newJobId(options.ownerInId ? options.owner : undefined);
   const problems: ErrorIssue[] = [];
   let problemCount = 0;
   const tasks: number[] = [];
@@ -138,6 +147,7 @@ export async function ingestRows(store: ObjectStore, source: AsyncIterable<RawLi
   if (tasks.length === 0) await refuse(new EdgegymError(400, "no_rows", "the job has no valid rows", problems));
   return {
     id,
+    ...(options.owner ? { owner: options.owner } : {}),
     ...(options.environment ? { environment: options.environment } : {}),
     num_repeats: options.num_repeats,
     tasks,
@@ -152,6 +162,12 @@ export async function ingestRows(store: ObjectStore, source: AsyncIterable<RawLi
 /** A job from its lines: ingested, created in its ledger, then one expand message per inputs chunk sent. */
 export async function createJob(sinks: JobSinks, source: AsyncIterable<RawLine>, options: IngestOptions): Promise<JobInfo> {
   const config = await ingestRows(sinks.store, source, options);
+  try {
+    await options.admit?.(config);
+  } catch (error) {
+    await sinks.store.delete(config.chunk_keys);
+    throw error;
+  }
   const info = await sinks.ledger.create(config);
   await sinks.rollouts.sendBatch(config.chunk_keys.map((chunk_key) => ({ body: { kind: "expand", job_id: config.id, chunk_key, attempt: 1 } })));
   return info;

@@ -7,6 +7,7 @@ import { ledgerKeys } from "./keys.js";
 
 export const BucketJobManifest = z.object({
   id: z.string(),
+  owner: z.string().optional(),
   environment: z.string().optional(),
   num_repeats: z.number().int().positive(),
   tasks: z.array(z.number().int().nonnegative()),

@@ -4,6 +4,7 @@ import type { JobLedger, JobNamespace, JobRpc, ResultKind } from "../contracts/j
 import { boundedJob } from "../http/bounded.js";
 import { jobKeys } from "../contracts/messages.js";
 import type { ObjectStore } from "../storage/store.js";
+import { indexOwner } from "./owners.js";
 
 /** A job's result bytes in task-then-repeat order, a page of locations at a time; a small cache of objects bounds memory. */
 export async function* resultBytes(store: ObjectStore, job: Pick<JobRpc, "locations">, kind: ResultKind): AsyncGenerator<Uint8Array> {
@@ -36,6 +37,7 @@ export function objectLedger(jobs: JobNamespace, store: ObjectStore): ObjectLedg
   return {
     job,
     async create(config) {
+      await indexOwner(store, config);
       // The listing's entry (GET /v1/jobs pages through these); the configuration itself lives in the Job object.
       await store.put(jobKeys.manifest(config.id), JSON.stringify({ id: config.id, created_at: config.created_at, environment: config.environment ?? null }));
       return job(config.id).create(config);

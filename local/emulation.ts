@@ -39,6 +39,8 @@ export interface LocalOptions {
    * dev token with the admin scope is made up for this run and returned as `token`.
    */
   apiTokens?: string;
+  /** The gateway's TENANT_QUOTAS (contracts/quotas.ts; `vars.gateway.TENANT_QUOTAS` works too). Unset: no quota. */
+  tenantQuotas?: string;
   verbose?: boolean;
   /** Every Worker's LOG_LEVEL (default info). */
   logLevel?: (typeof LOG_LEVELS)[number];
@@ -122,10 +124,14 @@ export function workerOptions(spec: WorkerSpec, bundle: Bundle, secrets: Record<
   };
 }
 
-/** The token this run may use on the gateway's jobs routes itself: its dev token, or the first given one with that scope. */
-function jobsToken(given: string | undefined, dev: string | undefined): string | undefined {
+/**
+ * The token this run uses on the gateway's jobs routes itself (resuming the running jobs): its dev token, else an admin
+ * one (it sees every tenant's jobs), else the first with the jobs scope (which sees only its own name's).
+ */
+export function jobsToken(given: string | undefined, dev: string | undefined): string | undefined {
   if (dev) return dev;
-  return parseApiTokens(given ?? "").find((entry) => allows(entry.scopes, "jobs"))?.token;
+  const entries = parseApiTokens(given ?? "");
+  return (entries.find((entry) => entry.scopes.includes("admin")) ?? entries.find((entry) => allows(entry.scopes, "jobs")))?.token;
 }
 
 export async function startLocal(options: LocalOptions = {}): Promise<Local> {
@@ -173,6 +179,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<Local> {
     const secrets = (worker: string): Record<string, string> => ({
       MODEL_API_KEY: (worker === WORKERS.judgeProxy && options.judgeUrl ? options.judgeApiKey : options.modelApiKey) ?? "",
       API_TOKENS: givenTokens ?? `dev:${token}:admin`,
+      TENANT_QUOTAS: options.tenantQuotas ?? options.vars?.gateway?.TENANT_QUOTAS ?? "",
       SESSION_SECRET: signingKey,
     });
     const secretsOf = (spec: WorkerSpec) => Object.fromEntries(spec.secrets.map((name) => [name, secrets(spec.name)[name]]));

@@ -1,8 +1,10 @@
+// A tenant's uploads (`uploads/<token name>/<file>`): stored, listed and deleted under its own name only, within its bytes quota.
 import { allows } from "../../contracts/tokens.js";
 import { EdgegymError } from "../../protocol/index.js";
-import { listAll } from "../../storage/store.js";
+import { listAll, type ObjectStore } from "../../storage/store.js";
 import { type Caller, callerOf, gateway } from "./caller.js";
 import { gatewayPorts } from "./ports.js";
+import { quotaExceeded, quotaFor } from "./quotas.js";
 
 export const UPLOADS_PREFIX = "uploads/";
 const FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
@@ -21,6 +23,21 @@ function fileName(name: string | undefined): string {
   return name;
 }
 
+/** Bytes of a tenant's uploads, but the one at `except` (the file an upload replaces). */
+async function storedBytes(store: ObjectStore, caller: Caller, except?: string): Promise<number> {
+  let total = 0;
+  for await (const page of listAll(store, { prefix: `${UPLOADS_PREFIX}${caller.name}/` })) {
+    for (const key of page.keys) {
+      if (key === except) continue;
+      const object = await store.get(key);
+      if (!object) continue;
+      total += object.size;
+      await object.body.cancel();
+    }
+  }
+  return total;
+}
+
 export const files = gateway.createApp();
 
 /** PUT /v1/files/<name>: the body (JSONL rows) is stored as it streams in; the answer's `rows_key` names it to POST /v1/jobs. */
@@ -29,8 +46,23 @@ files.put("/:name", async (c) => {
   const length = c.req.header("content-length");
   // The bucket takes a stream of known length only: a chunked upload has none (the size cap has been checked already).
   if (!c.req.raw.body || length === undefined) throw new EdgegymError(411, "length_required", "an upload needs a Content-Length header and a body");
-  const key = uploadKey(callerOf(c), name);
-  await gatewayPorts(c.env).store.put(key, c.req.raw.body, { contentType: "application/x-ndjson" });
+  const { caller, quota } = quotaFor(c);
+  const key = uploadKey(caller, name);
+  const store = gatewayPorts(c.env).store;
+  // The bytes quota: the declared length (the body is held to it) before a byte is stored, then the total once stored (two
+  // uploads at once may both have passed the first check): over it, this upload is removed and refused.
+  if (quota.bytes !== undefined) {
+    const used = (await storedBytes(store, caller, key)) + Number(length);
+    if (used > quota.bytes) throw quotaExceeded(caller.name, "bytes", quota.bytes, used);
+  }
+  await store.put(key, c.req.raw.body, { contentType: "application/x-ndjson" });
+  if (quota.bytes !== undefined) {
+    const used = await storedBytes(store, caller);
+    if (used > quota.bytes) {
+      await store.delete(key);
+      throw quotaExceeded(caller.name, "bytes", quota.bytes, used);
+    }
+  }
   return c.json({ object: "file", name, rows_key: key, bytes: Number(length) }, 201);
 });
 

@@ -1,5 +1,6 @@
 // The gateway's checks, in order, for every request but /health: token (401), scope (403), rate (429), body size (413),
-// admission (503). Each answers in the error envelope; what they share comes from the route's policy (policy.ts).
+// the tenant's in_flight quota (429, quotas.ts), admission (503). Each answers in the error envelope; what they share
+// comes from the route's policy (policy.ts).
 import type { Context } from "hono";
 import { allows } from "../../contracts/tokens.js";
 import { EdgegymError } from "../../protocol/index.js";
@@ -8,6 +9,7 @@ import { limitBody } from "./body-limit.js";
 import { callerOf, type GatewayContext, gateway, requestIdOf } from "./caller.js";
 import { policyFor } from "./policy.js";
 import { gatewayPorts } from "./ports.js";
+import { tenantAdmission } from "./quotas.js";
 
 function refuse(c: Context<GatewayContext>, error: EdgegymError, headers: Record<string, string>): Response {
   return c.json(error.toEnvelope(requestIdOf(c)), error.status as 403 | 429 | 503, headers);
@@ -22,7 +24,7 @@ const scope = gateway.createMiddleware(async (c, next) => {
   const policy = policyFor(c);
   if (policy.public) return next();
   const caller = callerOf(c);
-  if (allows(caller.scopes, policy.scope)) return next();
+  if (allows(caller.scopes, policy.scope) || (policy.or && allows(caller.scopes, policy.or))) return next();
   const error = new EdgegymError(403, "insufficient_scope", `the token "${caller.name}" lacks the "${policy.scope}" scope this route needs`);
   return refuse(c, error, { "WWW-Authenticate": `Bearer error="insufficient_scope", scope="${policy.scope}"` });
 });
@@ -79,4 +81,4 @@ const admission = gateway.createMiddleware(async (c, next) => {
 });
 
 /** Mounted once, before every route: `app.use(...guards)`. */
-export const guards = [token, scope, rate, body, admission];
+export const guards = [token, scope, rate, body, tenantAdmission, admission];

@@ -10,6 +10,7 @@ import { callerOf, type GatewayContext } from "./caller.js";
 import { mayReadRows } from "./files.js";
 import { ModelFields, modelChoice } from "./model-choice.js";
 import { gatewayPorts } from "./ports.js";
+import { jobQuotas } from "./quotas.js";
 
 /** The content types a JSON Lines upload may carry (none at all is one). */
 const JSONL_TYPES = new Set([
@@ -86,10 +87,14 @@ async function readRequest(c: Context<GatewayContext>): Promise<{ options: z.inf
 }
 
 export async function createJob(c: Context<GatewayContext>): Promise<Response> {
+  // The tenant's jobs quota before a row is read; its rollouts quota once they are in (nothing is created if over).
+  const admit = await jobQuotas(c);
   const { options, source } = await readRequest(c);
   const ports = gatewayPorts(c.env);
   const info = await createJobFromRows(ports, source, {
     ...options,
+    owner: callerOf(c).name,
+    ...(admit ? { admit } : {}),
     environments: ports.config.ENVIRONMENTS,
     model: modelChoice(c, options),
     caps: ports.config,

@@ -6,12 +6,15 @@ import { within } from "../../contracts/rpc.js";
 import { TIMEOUTS } from "../../contracts/timeouts.js";
 import { raise } from "../../http/errors.js";
 import { workerLogger } from "../../http/log.js";
+import { allows } from "../../contracts/tokens.js";
+import { markOpen, ownedIdPage, owns } from "../../ledger/index.js";
 import { EdgegymError, parseOr400 } from "../../protocol/index.js";
 import type { ObjectStore } from "../../storage/store.js";
 import { JOB_ID, jobIdPage } from "./job-list.js";
 import { followLines } from "./jobs-follow.js";
-import type { GatewayContext } from "./caller.js";
+import { callerOf, type GatewayContext } from "./caller.js";
 import { gatewayPorts } from "./ports.js";
+import { resumeQuotas } from "./quotas.js";
 
 type C = Context<GatewayContext>;
 
@@ -19,14 +22,21 @@ function missing(id: string): never {
   throw new EdgegymError(404, "unknown_job", `no job "${id}"`);
 }
 
-export function job(c: C): JobRpc {
+/**
+ * The job the path names, if the caller may see it: its owner's, or admin's. Another tenant's job (or one with no owner,
+ * made before owners were recorded) is answered exactly as a job that does not exist, so ids cannot be probed.
+ */
+export async function job(c: C): Promise<JobRpc> {
   const id = c.req.param("id") ?? "";
   if (!JOB_ID.test(id)) missing(id);
-  return gatewayPorts(c.env).job(id);
+  const caller = callerOf(c);
+  const ports = gatewayPorts(c.env);
+  if (!allows(caller.scopes, "admin") && !(await owns(ports.store, caller.name, id))) missing(id);
+  return ports.job(id);
 }
 
 export async function jobStatus(c: C): Promise<Response> {
-  return c.json((await job(c).info()) ?? missing(c.req.param("id") ?? ""));
+  return c.json((await (await job(c)).info()) ?? missing(c.req.param("id") ?? ""));
 }
 
 /** Streams a job's lines in order, a page of locations at a time; a small cache of result objects keeps memory bounded. */
@@ -67,7 +77,7 @@ const ResultsQuery = z.object({
 export function jobResults(kind: ResultKind) {
   return async (c: C): Promise<Response> => {
     const query = parseOr400(ResultsQuery, c.req.query(), "results query");
-    const stub = job(c);
+    const stub = await job(c);
     const info = await stub.info();
     if (!info) missing(c.req.param("id") ?? "");
     const store = gatewayPorts(c.env).store;
@@ -82,7 +92,7 @@ export function jobResults(kind: ResultKind) {
  * running finish). Should the agent not answer, the runners still stop within their check interval (functions/agent/runner.ts).
  */
 export async function cancelJob(c: C): Promise<Response> {
-  const info = (await job(c).cancel()) ?? missing(c.req.param("id") ?? "");
+  const info = (await (await job(c)).cancel()) ?? missing(c.req.param("id") ?? "");
   if (info.status === "cancelled") {
     try {
       await within(c.env.AGENT.cancelled(info.id), AbortSignal.timeout(TIMEOUTS.cancelDropMs), "the agent (cancelled)");
@@ -109,7 +119,12 @@ const ResumeQuery = z.strictObject({
 export async function resumeJob(c: C): Promise<Response> {
   const query = parseOr400(ResumeQuery, c.req.query(), "resume query");
   const onlyMissing = query.only_missing === "true" || query.only_missing === "1";
-  const result = (await job(c).resume({ onlyMissing })) ?? missing(c.req.param("id") ?? "");
+  const stub = await job(c);
+  // The tenant's quotas count the job again while it runs (its open marker written before it may run).
+  const before = await stub.info();
+  if (before) await resumeQuotas(c, before);
+  if (before?.owner) await markOpen(gatewayPorts(c.env).store, before.owner, before.id, before.counts.total);
+  const result = (await stub.resume({ onlyMissing })) ?? missing(c.req.param("id") ?? "");
   if (!result.ok) raise(result.error);
   return c.json({ ...result.value.info, resumed: result.value.resumed });
 }
@@ -119,13 +134,23 @@ const ListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(1000).default(100),
   /** The last id of the previous page. */
   after: z.string().regex(JOB_ID).optional(),
+  /** Only this tenant's jobs (admin; any other caller sees its own jobs only, whatever this says). */
+  owner: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/)
+    .optional(),
 });
 
-/** Newest first, a page at a time (OpenAI's list shape: `data`, `has_more`, `last_id`); every bucket page is read, never only the first. */
+/**
+ * Newest first, a page at a time (OpenAI's list shape: `data`, `has_more`, `last_id`); every bucket page is read, never only
+ * the first. A tenant's list pages through its owner index (ledger/owners.ts), so each page is full of its own jobs.
+ */
 export async function listJobs(c: C): Promise<Response> {
   const query = parseOr400(ListQuery, c.req.query(), "job list query");
   const ports = gatewayPorts(c.env);
-  const { ids, hasMore } = await jobIdPage(ports.store, query);
+  const caller = callerOf(c);
+  const owner = allows(caller.scopes, "admin") ? query.owner : caller.name;
+  const { ids, hasMore } = owner === undefined ? await jobIdPage(ports.store, query) : await ownedIdPage(ports.store, owner, query, JOB_ID);
   const infos = await Promise.all(ids.map((id) => ports.job(id).info()));
   const data = infos.filter((info): info is JobInfo => info !== null).sort((a, b) => b.created_at - a.created_at);
   const last = ids[ids.length - 1];

@@ -67,12 +67,12 @@ export const jobViews = gateway.createApp();
 jobViews.get("/:id/summary", async (c) => {
   const query = parseOr400(SummaryQuery, c.req.query(), "summary query");
   const { environment, ...rest } = query;
-  return c.json((await job(c).summary({ ...rest, ...(environment ? { environment } : {}) })) ?? unknownJob(c.req.param("id")));
+  return c.json((await (await job(c)).summary({ ...rest, ...(environment ? { environment } : {}) })) ?? unknownJob(c.req.param("id")));
 });
 
 jobViews.get("/:id/records", async (c) => {
   const { records, at, environment, min_reward, max_reward, failure_class, ...rest } = parseOr400(RecordsQuery, c.req.query(), "records query");
-  const page = await job(c).browse({
+  const page = await (await job(c)).browse({
     ...rest,
     ...(at ? { at } : {}),
     ...(environment !== undefined ? { environment } : {}),

@@ -7,6 +7,8 @@ export interface RoutePolicy {
   /** No token asked (/health, and the dashboard's static page and assets). */
   public?: boolean;
   scope: Scope;
+  /** A second scope that also opens the route (GET /v1/environments: `read`, or `run`). */
+  or?: Scope;
   /** `json`: MAX_BODY_BYTES; `upload`: a streamed upload, MAX_UPLOAD_BYTES. */
   body: "json" | "upload";
   /** Holds an admission slot while it runs (MAX_IN_FLIGHT for the deployment). */
@@ -29,12 +31,16 @@ const RULES: Rule[] = [
   { method: "GET", path: /^\/(global_config_dict_yaml|server_instances)$/, policy: { scope: "run", body: "json" } },
   { method: "POST", path: /^\/aggregate_metrics$/, policy: { scope: "run", body: "json" } },
   { method: "POST", path: /^\/run$/, policy: { scope: "run", body: "json", admit: true } },
-  // NeMo Gym's resources-server routes behind the gateway run an environment's tools and verifier: part of a rollout.
+  // The list of environments is read-only; NeMo Gym's resources-server routes behind the gateway run an environment's
+  // tools and verifier: part of a rollout.
+  { method: "GET", path: /^\/v1\/environments$/, policy: { scope: "read", or: "run", body: "json" } },
   { method: "*", path: /^\/v1\/environments(\/|$)/, policy: { scope: "run", body: "json" } },
   { method: "POST", path: /^\/v1\/(responses|chat\/completions)$/, policy: { scope: "model", body: "json" } },
   { method: "GET", path: /^\/v1\/models$/, policy: { scope: "model", body: "json" } },
   // A job upload streams its rows into the bucket: a slot while it does, and the upload cap unless it is a JSON request.
   { method: "POST", path: /^\/v1\/jobs$/, policy: (c) => ({ scope: "jobs", body: isJson(c) ? "json" : "upload", admit: true }) },
+  // Reading jobs and listing uploads needs `read` (which `jobs` includes); changing anything needs `jobs`.
+  { method: "GET", path: /^\/v1\/(jobs|files)(\/|$)/, policy: { scope: "read", body: "json" } },
   { method: "*", path: /^\/v1\/jobs(\/|$)/, policy: { scope: "jobs", body: "json" } },
   { method: "PUT", path: /^\/v1\/files\/[^/]+$/, policy: { scope: "jobs", body: "upload" } },
   { method: "*", path: /^\/v1\/files(\/|$)/, policy: { scope: "jobs", body: "json" } },

@@ -28,6 +28,7 @@ export async function describeJob(meta: Meta, tables: JobTables, store: ObjectSt
   const info: JobInfo = {
     id: job.id,
     status: meta.status,
+    ...(job.owner ? { owner: job.owner } : {}),
     ...(job.environment ? { environment: job.environment } : {}),
     num_repeats: job.num_repeats,
     tasks: job.tasks.length,

@@ -9,7 +9,8 @@ import type { EnvironmentRpc } from "../../contracts/rpc.js";
 import { JOBS_PREFIX, type WorkMessage } from "../../contracts/messages.js";
 import { inProcessEnvironment } from "../../environments/sdk/index.js";
 import { discoverEnvironments } from "../../infra/environments.js";
-import { type BucketJobs, bucketJobs, createJob, DEFAULT_JOB_CAPS, numberedLines } from "../../ledger/index.js";
+import { isTenantJob, TENANT_NAME } from "../../contracts/tenants.js";
+import { type BucketJobs, bucketJobs, createJob, DEFAULT_JOB_CAPS, numberedLines, ownedIdPage, readManifest } from "../../ledger/index.js";
 import { EdgegymError } from "../../protocol/index.js";
 import { guardedQueue } from "../../queues/guarded.js";
 import { sqsQueue } from "../../queues/sqs.js";
@@ -18,11 +19,19 @@ import type { ObjectStore } from "../../storage/store.js";
 import { PROJECT_ROOT } from "../paths.js";
 import type { GatewayError, JobOptionsInput, JobSnapshot } from "./gateway-client.js";
 
+/** A tenant's job ids in its owner index. */
+const TENANT_JOB_ID = /^job_[a-z0-9-]+_[a-z0-9]+$/;
+
 export interface BucketTarget {
   /** `s3://bucket/prefix`. */
   bucket: string;
   /** The `rollouts` queue: needed to create or resume a job. */
   queueUrl?: string;
+  /**
+   * The tenant acting (`--tenant`, EDGEGYM_TENANT): its jobs are `job_<tenant>_…` and record it as their owner; another
+   * tenant's job is "no job". Without it the CLI acts as the operator. What enforces it is IAM (infra/aws.ts).
+   */
+  tenant?: string;
   clients?: AwsClients;
 }
 
@@ -33,6 +42,9 @@ export class BucketJobsClient {
   private surfaces?: Map<string, EnvironmentRpc>;
 
   constructor(private readonly target: BucketTarget) {
+    if (target.tenant !== undefined && !TENANT_NAME.test(target.tenant)) {
+      throw new Error(`--tenant "${target.tenant}": a tenant is 1-40 of a-z 0-9 - (no _: job ids on AWS are job_<tenant>_…)`);
+    }
     this.clients = target.clients ?? awsClients();
     this.store = bucketStore(this.clients, parseBucket(target.bucket));
     // A job whose last result landed without its job being finished (the agent that wrote it died) is finished here:
@@ -51,6 +63,16 @@ export class BucketJobsClient {
   /** The environments an AWS agent runs: this checkout's (they run in process there). */
   async environments(): Promise<string[]> {
     return discoverEnvironments(PROJECT_ROOT);
+  }
+
+  /** The job, if the tenant may see it: another tenant's is as absent as one that does not exist. */
+  private visible(id: string): string {
+    if (this.target.tenant !== undefined && !isTenantJob(id, this.target.tenant)) throw this.missing(id);
+    return id;
+  }
+
+  private missing(id: string): Error {
+    return new Error(`no job "${id}" in ${this.target.bucket}`);
   }
 
   private queue(): string {
@@ -79,6 +101,7 @@ export class BucketJobsClient {
         environments: discoverEnvironments(PROJECT_ROOT),
         caps: DEFAULT_JOB_CAPS,
         skipHint: "skip them to run the valid rows",
+        ...(this.target.tenant ? { owner: this.target.tenant, ownerInId: true } : {}),
       });
     } catch (error) {
       if (!(error instanceof EdgegymError)) throw error;
@@ -93,8 +116,8 @@ export class BucketJobsClient {
   }
 
   async get(id: string): Promise<JobSnapshot> {
-    const info = await this.jobs.info(id);
-    if (!info) throw new Error(`no job "${id}" in ${this.target.bucket}`);
+    const info = await this.jobs.info(this.visible(id));
+    if (!info) throw this.missing(id);
     if (info.status !== "running" || info.counts.done + info.counts.failed < info.counts.total) return info;
     await this.withEnvironments(info.environment);
     return (await this.jobs.info(id, { finish: true }))!;
@@ -102,29 +125,27 @@ export class BucketJobsClient {
 
   async list(): Promise<{ data: JobSnapshot[] }> {
     const ids: string[] = [];
-    for (let cursor: string | undefined, first = true; first || cursor; first = false) {
-      const page = await this.store.list({ prefix: JOBS_PREFIX, delimiter: "/", ...(cursor ? { cursor } : {}) });
-      for (const prefix of page.prefixes) ids.push(prefix.slice(JOBS_PREFIX.length, -1));
-      cursor = page.cursor;
-    }
-    // Ids start with the creation time in base 36: newest first.
-    const infos = await Promise.all(
-      ids
-        .sort()
-        .reverse()
-        .map((id) => this.jobs.info(id)),
-    );
-    return { data: infos.filter((info): info is NonNullable<typeof info> => info !== null) };
+    // A tenant lists its owner index only (the keys its IAM policy lets it list); the operator, every job.
+    if (this.target.tenant) ids.push(...(await ownedIdPage(this.store, this.target.tenant, { limit: Number.MAX_SAFE_INTEGER }, TENANT_JOB_ID)).ids);
+    else
+      for (let cursor: string | undefined, first = true; first || cursor; first = false) {
+        const page = await this.store.list({ prefix: JOBS_PREFIX, delimiter: "/", ...(cursor ? { cursor } : {}) });
+        for (const prefix of page.prefixes) ids.push(prefix.slice(JOBS_PREFIX.length, -1));
+        cursor = page.cursor;
+      }
+    const infos = await Promise.all(ids.map((id) => this.jobs.info(id)));
+    // Newest first (ids of several tenants do not sort by time).
+    return { data: infos.filter((info): info is NonNullable<typeof info> => info !== null).sort((a, b) => b.created_at - a.created_at) };
   }
 
   async cancel(id: string): Promise<JobSnapshot> {
-    return (await this.jobs.cancel(id)) ?? Promise.reject(new Error(`no job "${id}" in ${this.target.bucket}`));
+    return (await this.jobs.cancel(this.visible(id))) ?? Promise.reject(this.missing(id));
   }
 
   async resume(id: string): Promise<JobSnapshot & { resumed: number }> {
-    await this.withEnvironments((await this.jobs.info(id))?.environment);
+    await this.withEnvironments((await this.jobs.info(this.visible(id)))?.environment);
     const result = await this.jobs.resume(id);
-    if (!result) throw new Error(`no job "${id}" in ${this.target.bucket}`);
+    if (!result) throw this.missing(id);
     if (!result.ok) throw new Error(result.error.message);
     return { ...result.value.info, resumed: result.value.resumed };
   }
@@ -134,6 +155,8 @@ export class BucketJobsClient {
     if (options.follow) {
       throw new Error("--follow needs a gateway (--url); a job in a bucket is read as it stands: run without --follow, or once it has ended");
     }
+    // An unknown job (or another tenant's) is an error, as on the gateway, not an empty file.
+    if (!(await readManifest(this.store, this.visible(id)))) throw this.missing(id);
     const lines = this.jobs.lines(id, kind === "rollouts" ? "rollout" : "failure");
     const encoder = new TextEncoder();
     return Readable.toWeb(

@@ -64,6 +64,8 @@ interface CollectFlags {
   /** AWS: the SQS rollouts queue and the S3 bucket (`s3://bucket/prefix`) the job lives in, instead of a gateway. */
   queueUrl?: string;
   bucket?: string;
+  /** AWS: the tenant the job belongs to (its id is job_<tenant>_…); IAM holds each tenant's credentials to its own. */
+  tenant?: string;
   /** Exit 0 though bad input rows were skipped (the rest ran). */
   allowSkipped?: boolean;
 }
@@ -124,7 +126,7 @@ async function run(flags: CollectFlags): Promise<void> {
       ? undefined
       : new GatewayClient(flags.url ?? local!.url, local ? tokenForLocal(local, flags.token) : (flags.token ?? savedDevToken(flags.stateDir)));
     // On AWS the job is made, followed and read by this command in S3; agents on Lambda or `edgegym worker` run it.
-    const client = gateway ?? new BucketJobsClient({ bucket: flags.bucket!, queueUrl: flags.queueUrl! });
+    const client = gateway ?? new BucketJobsClient({ bucket: flags.bucket!, queueUrl: flags.queueUrl!, ...(flags.tenant ? { tenant: flags.tenant } : {}) });
     const common = {
       input,
       output: flags.output,
@@ -200,6 +202,7 @@ export function collectCommand(): Command {
     .addOption(new Option("--url <gateway>", "an edgegym gateway; without it the local emulation is started and stopped").env("EDGEGYM_URL"))
     .option("--queue-url <sqs url>", "AWS: enqueue to this SQS rollouts queue (with --bucket) instead of a gateway")
     .option("--bucket <s3://bucket/prefix>", "AWS: where the job's inputs and results live")
+    .addOption(new Option("--tenant <name>", "AWS: the tenant the job belongs to (a-z 0-9 -; its IAM policy is infra/aws.ts's)").env("EDGEGYM_TENANT"))
     .option("--allow-skipped", `exit 0 though bad input rows were skipped (without it: exit ${EXIT_ROWS_SKIPPED} once the rest has run)`)
     .addOption(new Option("--token <token>", "bearer token for the gateway").env("EDGEGYM_TOKEN"))
     .option("--state-dir <dir>", "with --url and no --token: the dev token that `edgegym dev --state-dir <dir>` saved", STATE_DIR)

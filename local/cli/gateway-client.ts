@@ -90,6 +90,8 @@ export interface JobOptionsInput {
 export interface JobSnapshot {
   id: string;
   status: "running" | "completed" | "cancelled";
+  /** The token name (tenant) that created the job, when one was recorded. */
+  owner?: string;
   environment?: string;
   /** Rollouts per task the job was asked for (older gateways may not say). */
   num_repeats?: number;

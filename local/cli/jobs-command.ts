@@ -15,9 +15,13 @@ const DEFAULT_URL = "http://127.0.0.1:8787";
 export function jobsCommand(): Command {
   const jobs = new Command("jobs").description("list, follow, fetch, cancel and resume jobs on a gateway");
   // A bucket names the AWS path (jobs in S3, work on SQS); otherwise the gateway.
-  const connect = (options: { url: string; token?: string; stateDir: string; bucket?: string; queueUrl?: string }) =>
+  const connect = (options: { url: string; token?: string; stateDir: string; bucket?: string; queueUrl?: string; tenant?: string }) =>
     options.bucket
-      ? new BucketJobsClient({ bucket: options.bucket, ...(options.queueUrl ? { queueUrl: options.queueUrl } : {}) })
+      ? new BucketJobsClient({
+          bucket: options.bucket,
+          ...(options.queueUrl ? { queueUrl: options.queueUrl } : {}),
+          ...(options.tenant ? { tenant: options.tenant } : {}),
+        })
       : new JobsClient(new GatewayClient(options.url, options.token ?? savedDevToken(options.stateDir)));
   const withGateway = (command: Command) =>
     command
@@ -25,7 +29,8 @@ export function jobsCommand(): Command {
       .addOption(new Option("--token <token>", "bearer token").env("EDGEGYM_TOKEN"))
       .option("--state-dir <dir>", "without --token: the dev token that `edgegym dev --state-dir <dir>` saved", STATE_DIR)
       .addOption(new Option("--bucket <s3://bucket/prefix>", "AWS: the jobs' bucket (instead of a gateway)").env("EDGEGYM_BUCKET"))
-      .addOption(new Option("--queue-url <sqs url>", "AWS: the rollouts queue (for resume)").env("EDGEGYM_QUEUE_URL"));
+      .addOption(new Option("--queue-url <sqs url>", "AWS: the rollouts queue (for resume)").env("EDGEGYM_QUEUE_URL"))
+      .addOption(new Option("--tenant <name>", "AWS: only this tenant's jobs (another's is \"no job\")").env("EDGEGYM_TENANT"));
 
   withGateway(jobs.command("list").description("jobs, newest first")).action(async (options) => {
     const { data } = await connect(options).list();

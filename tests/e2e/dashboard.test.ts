@@ -239,6 +239,8 @@ describe("the dashboard in Chromium", () => {
     expect(await row.textContent()).toContain("completed");
     expect(await row.textContent()).toMatch(/\/s/);
     expect(await row.textContent()).toContain("example_multi_step, example_tool_call_multireward");
+    // Who created it: the token's name, under the id.
+    expect(await row.getByTestId("owner").textContent()).toBe("dashboard");
     // Failures show in amber beside the state, not as a plain green "completed".
     const state = row.getByTestId("state");
     expect(await state.textContent()).toBe("completed, 4 failed");

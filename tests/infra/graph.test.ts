@@ -154,6 +154,8 @@ describe("the default deployment (every environment)", () => {
       JudgeModelName: "",
       JudgeApiKey: "",
       ApiTokens: undefined,
+      TenantQuotas: "",
+      SessionSecret: undefined,
     });
   });
 });

@@ -91,6 +91,13 @@ export function installRecorders(stage = "dev"): Recorded[] {
       this.arn = `arn:function:${name}`;
     }
   }
+  class IamPolicy {
+    readonly arn: string;
+    constructor(name: string, args: Record<string, unknown>) {
+      created.push({ kind: "aws.iam.Policy", name, args });
+      this.arn = `arn:policy:${name}`;
+    }
+  }
   const g = globalThis as unknown as Global;
   g.sst = {
     Secret,
@@ -98,6 +105,7 @@ export function installRecorders(stage = "dev"): Recorded[] {
     aws: { Bucket: AwsBucket, Queue: AwsQueue, Function: AwsFunction },
   };
   g.cloudflare = { QueueConsumer };
+  g.aws = { iam: { Policy: IamPolicy } };
   g.$output = output;
   g.$resolve = (values: unknown[]) => output(values);
   g.$app = { name: "edgegym", stage };

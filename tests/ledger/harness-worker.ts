@@ -4,7 +4,17 @@
 import type { WriterEnv } from "../../contracts/env.generated.js";
 import type { JobLedger } from "../../contracts/jobs.js";
 import type { WorkMessage } from "../../contracts/messages.js";
-import { bucketJobs, createJob, DEFAULT_JOB_CAPS, type IngestOptions, type JobCaps, numberedLines, objectLedger } from "../../ledger/index.js";
+import {
+  bucketJobs,
+  createJob,
+  DEFAULT_JOB_CAPS,
+  type IngestOptions,
+  type JobCaps,
+  numberedLines,
+  objectLedger,
+  openUse,
+  ownedIdPage,
+} from "../../ledger/index.js";
 import { EdgegymError } from "../../protocol/index.js";
 import { cloudflareQueue } from "../../queues/cloudflare.js";
 import { guardedQueue } from "../../queues/guarded.js";
@@ -53,6 +63,14 @@ export default {
   async fetch(request, env) {
     const url = new URL(request.url);
     if (url.pathname === "/sent") return Response.json(sent.splice(0));
+    if (url.pathname === "/owners") {
+      // A tenant's owner index as the gateway reads it: its job ids, and its unfinished jobs and rollouts (for quotas).
+      const { ledger, owner } = (await request.json()) as { ledger: Call["ledger"]; owner: string };
+      const store = storeOf(env, ledger);
+      const jobs = ledgerOf(env, ledger);
+      const { ids } = await ownedIdPage(store, owner, { limit: 1000 }, /^job_/);
+      return Response.json({ ids, open: await openUse(store, owner, (id) => jobs.info(id)) });
+    }
     if (url.pathname === "/create") {
       const { ledger, lines, options } = (await request.json()) as { ledger: Call["ledger"]; lines: string[]; options: IngestOptions };
       return create(env, ledger, lines, options);

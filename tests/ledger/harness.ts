@@ -16,6 +16,8 @@ export interface Harness {
   call<T>(ledger: Which, method: string, ...args: unknown[]): Promise<T>;
   /** A job of these JSONL lines through the row-ingest: status and body (the info, or the error envelope). */
   create(ledger: Which, lines: string[], options?: Record<string, unknown>): Promise<{ status: number; body: Record<string, unknown> }>;
+  /** A tenant's owner index: its job ids (newest first) and what it has unfinished. */
+  owners(ledger: Which, owner: string): Promise<{ ids: string[]; open: { jobs: number; rollouts: number } }>;
   /** Expand messages of one job delivered on the rollouts queue since the last read: waits for at least `count`. */
   sent(jobId: string, count?: number): Promise<WorkMessage[]>;
   stop(): Promise<void>;
@@ -46,6 +48,10 @@ export async function startHarness(vars: Record<string, string> = {}): Promise<H
       const body = { ledger, lines, options: { environment: ENV, environments: [ENV], num_repeats: 1, ...options } };
       const response = await fetch(new URL("/create", url), { method: "POST", body: JSON.stringify(body) });
       return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    },
+    async owners(ledger, owner) {
+      const response = await fetch(new URL("/owners", url), { method: "POST", body: JSON.stringify({ ledger, owner }) });
+      return (await response.json()) as { ids: string[]; open: { jobs: number; rollouts: number } };
     },
     async sent(jobId, count = 1) {
       // Delivery takes a batch timeout: read until the count is in, then once more for any beyond it.

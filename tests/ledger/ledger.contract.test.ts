@@ -40,6 +40,25 @@ describe.each(LEDGERS)("the %s ledger", (ledger) => {
     expect(await h.call(ledger, "wanted", created.id)).toEqual({ numRepeats: 2 });
   });
 
+  it("records its owner, indexed once however often create is repeated; the owner's open count drops once it ends", async () => {
+    const owner = `team-${ledger}`;
+    const created = (await h.create(ledger, rows.slice(0, 2), { num_repeats: 2, owner })).body as unknown as JobInfo;
+    expect(created.owner).toBe(owner);
+    expect(await h.call(ledger, "info", created.id)).toMatchObject({ owner });
+    // A create repeated (a retry after a lost answer) indexes the same job once.
+    const config = { id: `${created.id}x`, owner, num_repeats: 1, tasks: [0], chunk_keys: [`jobs/${created.id}x/inputs/000000.jsonl`], created_at: Date.now() };
+    await h.call(ledger, "create", config);
+    await h.call(ledger, "create", config);
+    expect(await h.owners(ledger, owner)).toEqual({ ids: [config.id, created.id], open: { jobs: 2, rollouts: 5 } });
+    expect(await h.owners(ledger, "someone-else")).toEqual({ ids: [], open: { jobs: 0, rollouts: 0 } });
+    await h.call(ledger, "cancel", config.id);
+    expect((await h.owners(ledger, owner)).open).toEqual({ jobs: 1, rollouts: 4 });
+    // A job made without an owner is in no tenant's index.
+    const ownerless = await job();
+    expect(ownerless.owner).toBeUndefined();
+    expect((await h.owners(ledger, owner)).ids).not.toContain(ownerless.id);
+  });
+
   it("records each result once, however often it is sent; completes with metrics when the last lands", async () => {
     const { id } = await job();
     expect(await h.call(ledger, "record", id, [entry(id, 0, 0, "rollout"), entry(id, 0, 0, "rollout")])).toEqual({ written: 1, duplicates: 1 });

@@ -133,7 +133,7 @@ export function jobView(view: View): void {
         h(
           "p",
           { class: "muted" },
-          `${info.environment ?? "mixed environments"} · ${info.tasks} task${info.tasks === 1 ? "" : "s"} × ${info.num_repeats} repeats · created ${formatTime(info.created_at)}`,
+          `${info.environment ?? "mixed environments"} · ${info.tasks} task${info.tasks === 1 ? "" : "s"} × ${info.num_repeats} repeats · created ${formatTime(info.created_at)}${info.owner ? ` by ${info.owner}` : ""}`,
         ),
         progressBar(info, "job progress", true),
         counts(info),

@@ -76,7 +76,11 @@ function fillRow(row: HTMLTableRowElement, info: JobInfo): void {
   const reward = meanReward(info);
   const cells = [
     // One line, cut with an ellipsis: the whole id is the link's title and what a copy takes.
-    h("a", { href: route(["jobs", info.id]), title: info.id, class: "job-id" }, h("code", {}, info.id)),
+    // Under it, the token name that created the job (a job older than owners has none: only admin sees it).
+    [
+      h("a", { href: route(["jobs", info.id]), title: info.id, class: "job-id" }, h("code", {}, info.id)),
+      info.owner ? h("span", { class: "job-owner muted", title: `created by ${info.owner}`, "data-testid": "owner" }, info.owner) : null,
+    ],
     // A mixed job names its environments once it has metrics (per environment); until then it is "mixed".
     breakable(info.environment ?? (info.metrics ? Object.keys(info.metrics).join(", ") : "")) || h("span", { class: "muted" }, "mixed"),
     size,
