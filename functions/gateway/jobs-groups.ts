@@ -66,7 +66,7 @@ jobGroups.get("/:id/groups", async (c) => {
   const query = parseOr400(GroupsQuery, c.req.query(), "groups query");
   const floor = floorOf(query);
   const take: GroupTake = { cursor: query.cursor, limit: query.limit, atLeast: query.min_groups, ...(floor === undefined ? {} : { minVersion: floor }) };
-  const page = await longPoll(job(c), take, query.wait * 1000);
+  const page = await longPoll(await job(c), take, query.wait * 1000);
   if (!page) throw new EdgegymError(404, "unknown_job", `no job "${c.req.param("id")}"`);
   const store = gatewayPorts(c.env).store;
   const data = await Promise.all(

@@ -40,6 +40,8 @@ const RULES: Rule[] = [
   // A job upload streams its rows into the bucket: a slot while it does, and the upload cap unless it is a JSON request.
   { method: "POST", path: /^\/v1\/jobs$/, policy: (c) => ({ scope: "jobs", body: isJson(c) ? "json" : "upload", admit: true }) },
   // Reading jobs and listing uploads needs `read` (which `jobs` includes); changing anything needs `jobs`.
+  // A take from the group feed moves the trainer's cursor: it needs `jobs`, though it is a GET.
+  { method: "GET", path: /^\/v1\/jobs\/[^/]+\/groups$/, policy: { scope: "jobs", body: "json" } },
   { method: "GET", path: /^\/v1\/(jobs|files)(\/|$)/, policy: { scope: "read", body: "json" } },
   { method: "*", path: /^\/v1\/jobs(\/|$)/, policy: { scope: "jobs", body: "json" } },
   { method: "PUT", path: /^\/v1\/files\/[^/]+$/, policy: { scope: "jobs", body: "upload" } },

@@ -126,6 +126,15 @@ describe("owners: every job route", () => {
     expect(after.counts).toEqual(before.counts);
   });
 
+  it("the group feed (a take moves a cursor): B on A's job gets a missing id's answer, A and admin take its groups", async () => {
+    const feed = (id: string) => `/v1/jobs/${id}/groups?wait=0&cursor=tenants`;
+    expect(await answer(await call(TOKENS.b, feed(jobA)))).toEqual(asMissing(jobA));
+    expect(await answer(await call(TOKENS.b, feed(NOBODY)))).toEqual(asMissing(NOBODY));
+    const mine = (await (await call(TOKENS.a, feed(jobA))).json()) as { data: { task_index: number }[] };
+    expect(mine.data.length).toBeGreaterThan(0);
+    expect((await call(TOKENS.admin, feed(jobB))).status).toBe(200);
+  });
+
   it("A and admin may cancel and resume A's job", async () => {
     for (const token of [TOKENS.a, TOKENS.admin]) {
       for (const [path, init] of WRITE_ROUTES(jobA)) expect((await call(token, path, init)).status, `${path} (${token})`).toBe(200);
@@ -229,6 +238,8 @@ describe("the read scope", () => {
       ...WRITE_ROUTES(jobA),
       ["/v1/files/x.jsonl", { method: "PUT", body: rows(1) }],
       ["/v1/files/x.jsonl", { method: "DELETE" }],
+      // Taking groups from the feed moves the trainer's cursor: a read token may not.
+      [`/v1/jobs/${jobA}/groups?wait=0`, { method: "GET" }],
       ["/run", { method: "POST", ...json, body: JSON.stringify({ responses_create_params: { input: "hi" } }) }],
       [`/v1/environments/${STATEFUL}/seed_session`, { method: "POST", ...json, body: "{}" }],
     ] as [string, RequestInit][]) {
