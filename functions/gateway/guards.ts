@@ -44,8 +44,8 @@ const rate = gateway.createMiddleware(async (c, next) => {
 const body = gateway.createMiddleware(async (c, next) => {
   const policy = policyFor(c);
   if (policy.public) return next();
-  const config = gatewayPorts(c.env).config;
-  await limitBody(c, policy.body === "upload" ? config.MAX_UPLOAD_BYTES : config.MAX_BODY_BYTES, next);
+  // Before admission: a JSON body is in (or refused) before its request may take a slot.
+  await limitBody(c, policy.body, gatewayPorts(c.env).config, next);
 });
 
 /** The slot goes back when the answer is ready, off the answer's path. */
