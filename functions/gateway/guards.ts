@@ -1,4 +1,4 @@
-// The gateway's checks, in order, for every request but /health: token (401), scope (403), rate (429), body size (413),
+// The gateway's checks, in order, for every request but /health: token (401), scope (403), rate (429), body size and time (413, 408),
 // admission (503). Each answers in the error envelope; what they share comes from the route's policy (policy.ts).
 import type { Context } from "hono";
 import { allows } from "../../contracts/tokens.js";
