@@ -24,7 +24,7 @@ function answer(c: Context<GatewayContext>, error: EdgegymError): void {
 function refusal(reason: "too_large" | "timeout" | "ended", limit: number, deadlineSeconds: number): EdgegymError {
   if (reason === "too_large") return tooLarge(limit);
   if (reason === "timeout") return new EdgegymError(408, "body_timeout", `the request body did not arrive within ${deadlineSeconds} s (BODY_TIMEOUT_SECONDS)`);
-  return new EdgegymError(400, "body_incomplete", "the request body ended before its end (the client closed the connection)");
+  return new EdgegymError(400, "body_incomplete", "the client closed the connection before the request body was complete");
 }
 
 /** A JSON body: read whole (at most `limit` bytes, within the deadline), then handed on as bytes. */
