@@ -84,6 +84,13 @@ export const GatewayVars = z.object({
   MAX_BODY_BYTES: integer(1, 8 * 1024 * 1024),
   /** Largest streamed upload (a JSONL job body, PUT /v1/files/<name>), in bytes. */
   MAX_UPLOAD_BYTES: integer(1, 100 * 1024 * 1024),
+  /**
+   * How long a JSON body may take to arrive, in seconds (read whole before the request takes a slot): 408 body_timeout
+   * beyond. A streamed upload's first byte must come within this long too, and it is paced over windows of this length.
+   */
+  BODY_TIMEOUT_SECONDS: number(0.1, 10),
+  /** A streamed upload slower than this (bytes a second, averaged over BODY_TIMEOUT_SECONDS of waiting) is cut: 408. */
+  MIN_UPLOAD_BYTES_PER_SECOND: number(0, 1024),
   /** Caps on a job: repeats per row, rows, and rows × repeats. */
   MAX_NUM_REPEATS: integer(1, 1024),
   MAX_JOB_ROWS: integer(1, 1_000_000),

@@ -20,6 +20,7 @@ export interface GatewayEnv extends EnvironmentServices {
   ADMISSION_LEASE_SECONDS?: string;
   ADMISSION_RETRY_AFTER_SECONDS?: string;
   API_TOKENS?: string;
+  BODY_TIMEOUT_SECONDS?: string;
   ENVIRONMENTS: string;
   LOG_LEVEL?: string;
   LOG_REQUESTS?: string;
@@ -29,6 +30,7 @@ export interface GatewayEnv extends EnvironmentServices {
   MAX_JOB_ROWS?: string;
   MAX_NUM_REPEATS?: string;
   MAX_UPLOAD_BYTES?: string;
+  MIN_UPLOAD_BYTES_PER_SECOND?: string;
   RATE_LIMIT_BURST?: string;
   RATE_LIMIT_PER_SECOND?: string;
   RUN_TIMEOUT_MS?: string;

@@ -76,6 +76,16 @@ export function checkJobOptions(options: IngestOptions): void {
   checkRepeats(options.num_repeats, options.caps);
 }
 
+/** The source's lines; when reading it fails, `cleanUp` runs before the failure goes on. */
+async function* deletingOnFailure(source: AsyncIterable<RawLine>, cleanUp: () => Promise<void>): AsyncGenerator<RawLine> {
+  try {
+    yield* source;
+  } catch (error) {
+    await cleanUp().catch(() => undefined);
+    throw error;
+  }
+}
+
 /**
  * Reads every line into inputs chunks and answers the job's configuration. Throws an EdgegymError (400 invalid_rows with
  * every problem by line, no_rows, job_too_large) after deleting the chunks it wrote: a refused job leaves nothing behind.
@@ -107,7 +117,8 @@ export async function ingestRows(store: ObjectStore, source: AsyncIterable<RawLi
   let position = 0;
   /** Task index → the line that holds it: a row's own `_ng_task_index` is kept, so two rows may not share one. */
   const lineOfTask = new Map<number, number>();
-  for await (const read of source) {
+  // A source that fails mid-way (an upload cut short: too slow, too large, or its client gone) leaves no chunk behind.
+  for await (const read of deletingOnFailure(source, () => store.delete(chunkKeys))) {
     if ("text" in read && read.text.trim() === "") continue;
     if (options.limit !== undefined && position >= options.limit) break;
     const at = position++;

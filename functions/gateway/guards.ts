@@ -1,6 +1,6 @@
-// The gateway's checks, in order, for every request but /health: token (401), scope (403), rate (429), body size (413),
-// the tenant's in_flight quota (429, quotas.ts), admission (503). Each answers in the error envelope; what they share
-// comes from the route's policy (policy.ts).
+// The gateway's checks, in order, for every request but /health: token (401), scope (403), rate (429), body size and
+// time (413, 408), the tenant's in_flight quota (429, quotas.ts), admission (503). Each answers in the error envelope;
+// what they share comes from the route's policy (policy.ts).
 import type { Context } from "hono";
 import { allows } from "../../contracts/tokens.js";
 import { EdgegymError } from "../../protocol/index.js";
@@ -46,8 +46,8 @@ const rate = gateway.createMiddleware(async (c, next) => {
 const body = gateway.createMiddleware(async (c, next) => {
   const policy = policyFor(c);
   if (policy.public) return next();
-  const config = gatewayPorts(c.env).config;
-  await limitBody(c, policy.body === "upload" ? config.MAX_UPLOAD_BYTES : config.MAX_BODY_BYTES, next);
+  // Before admission: a JSON body is in (or refused) before its request may take a slot.
+  await limitBody(c, policy.body, gatewayPorts(c.env).config, next);
 });
 
 /** The slot goes back when the answer is ready, off the answer's path. */

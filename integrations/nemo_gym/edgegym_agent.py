@@ -15,6 +15,12 @@ A 429 or 503 from the gateway (its admission limit) is waited out here, as is a 
     python3 integrations/nemo_gym/edgegym_agent.py --gateway https://<gateway>   # on port 11000; token from EDGEGYM_TOKEN
     python3 integrations/nemo_gym/edgegym_agent.py --gateway http://127.0.0.1:8787   # `npm run dev`: its saved dev token
 
+It answers only requests meant for it: the Host must be its own address (127.0.0.1, localhost or [::1] with its port,
+the address it binds, or --advertise), else 421; a request that carries an Origin (a web page's) is refused with 403
+unless --allow-origin names it; with --secret, every request must carry it (Authorization: Bearer <secret>, or Basic
+with it as the password), else 401. NeMo Gym's collector sends neither Origin nor a header of its own, so it passes the
+first two unchanged; it cannot send the secret, which is therefore optional (for clients that can).
+
 Before it listens it checks the gateway (/health, then /v1/environments with the token) and exits 1 with what to do if
 the gateway is unreachable or refuses the token: NeMo Gym would otherwise only see every /run fail.
 
@@ -33,6 +39,8 @@ import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Dict, Optional, Tuple
+
+from local_guard import WILDCARDS, LocalGuard
 
 try:
     from edgegym_client import Transport, TransportError, is_local, resolve_token, token_hint
@@ -79,6 +87,8 @@ class Forwarder:
         self.model = args.policy_model
         self.advertise: Optional[str] = args.advertise
         self.verbose = args.verbose
+        # Who may use this server (Host, Origin, the local secret); its addresses are added once serve() knows the port.
+        self.guard = LocalGuard(args.allow_origin, args.secret or None, args.advertise)
 
     def failure_mode(self, row: Any) -> str:
         """The gateway's rule: a record for a row from NeMo Gym's collector (it stamps _ng_rollout_index), else the error."""
@@ -122,15 +132,22 @@ class Handler(BaseHTTPRequestHandler):
         if self.forwarder.verbose:
             sys.stderr.write(f"{self.address_string()} {format % args}\n")
 
-    def _send(self, status: int, content_type: str, data: bytes) -> None:
+    def _send(self, status: int, content_type: str, data: bytes, headers: Optional[Dict[str, str]] = None) -> None:
         self.send_response(status)
         self.send_header("content-type", content_type)
         self.send_header("content-length", str(len(data)))
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        origin = self.headers.get("origin")
+        if origin is not None and status not in (401, 403, 421):
+            # Only an allowed origin gets this far: its page may read the answer.
+            self.send_header("access-control-allow-origin", origin)
+            self.send_header("vary", "Origin")
         self.end_headers()
         self.wfile.write(data)
 
-    def _json(self, status: int, value: Any) -> None:
-        self._send(status, "application/json", json.dumps(value).encode())
+    def _json(self, status: int, value: Any, headers: Optional[Dict[str, str]] = None) -> None:
+        self._send(status, "application/json", json.dumps(value).encode(), headers)
 
     def _body(self) -> Optional[bytes]:
         length = self.headers.get("content-length")
@@ -143,6 +160,12 @@ class Handler(BaseHTTPRequestHandler):
 
     def _handle(self, method: str) -> None:
         path = self.path.split("?", 1)[0]
+        # Checked before the body is read or anything forwarded; the unread body is why the connection closes.
+        refused = self.forwarder.guard.refusal(self.headers)
+        if refused:
+            status, message, headers = refused
+            self.close_connection = True
+            return self._json(status, message, {**headers, "connection": "close"})
         try:
             body = self._body() if method == "POST" else None
         except ValueError as error:
@@ -169,6 +192,10 @@ class Server(ThreadingHTTPServer):
     request_queue_size = 4096
 
 
+def _env_list(name: str) -> list:
+    return [item.strip() for item in os.environ.get(name, "").split(",") if item.strip()]
+
+
 def parse_args(argv: Optional[list] = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description="A NeMo Gym agent server forwarding to an edgegym gateway.")
     parser.add_argument("--gateway", default=os.environ.get("EDGEGYM_URL"), help="the gateway's URL (default: $EDGEGYM_URL)")
@@ -187,6 +214,12 @@ def parse_args(argv: Optional[list] = None) -> argparse.Namespace:
                              "(default: record for ng_collect_rollouts' rows, error for NeMo RL's)")
     parser.add_argument("--timeout", type=float, default=1200.0, help="seconds to wait for one rollout (default 1200)")
     parser.add_argument("--max-wait", type=float, default=600.0, help="seconds to wait out 429/503 and outages per request (default 600)")
+    parser.add_argument("--allow-origin", action="append", default=_env_list("EDGEGYM_FORWARDER_ALLOW_ORIGINS"), metavar="ORIGIN",
+                        help="a web page origin (https://host[:port]) whose requests are served; repeatable (default: none, "
+                             "every request with an Origin header is refused; $EDGEGYM_FORWARDER_ALLOW_ORIGINS, comma-separated)")
+    parser.add_argument("--secret", default=os.environ.get("EDGEGYM_FORWARDER_SECRET"),
+                        help="a local secret every request must carry (Authorization: Bearer <secret>); default "
+                             "$EDGEGYM_FORWARDER_SECRET, else none: NeMo Gym's collector cannot send it")
     parser.add_argument("--verbose", action="store_true", help="log every request to stderr")
     args = parser.parse_args(argv)
     if not args.gateway:
@@ -225,8 +258,9 @@ def serve(args: argparse.Namespace) -> Server:
     forwarder = Forwarder(args)
     handler = type("BoundHandler", (Handler,), {"forwarder": forwarder})
     server = Server((args.host, args.port), handler)
-    if args.advertise is None and args.host not in ("0.0.0.0", "::", ""):
+    if args.advertise is None and args.host not in WILDCARDS:
         forwarder.advertise = f"{args.host}:{server.server_address[1]}"
+    forwarder.guard.listen(args.host, server.server_address[1])
     return server
 
 

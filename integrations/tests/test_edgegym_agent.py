@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import http.client
 import json
 import os
@@ -48,7 +49,9 @@ class AgentServer:
         self.server.RequestHandlerClass.forwarder.transport.close()
 
 
-class AgentTest(unittest.TestCase):
+class GatewayCase(unittest.TestCase):
+    """A fake gateway, and agent servers started against it (all closed after each test)."""
+
     def setUp(self) -> None:
         self.gateway = FakeGateway()
         self.servers = []
@@ -63,6 +66,8 @@ class AgentTest(unittest.TestCase):
         self.servers.append(server)
         return server
 
+
+class AgentTest(GatewayCase):
     def test_liveness_is_answered_here(self) -> None:
         self.assertEqual(self.start().call("GET", "/"), (200, {"status": "ok"}))
         self.assertEqual(self.gateway.requests, [])
@@ -132,6 +137,105 @@ class AgentTest(unittest.TestCase):
     def test_unknown_routes_are_404(self) -> None:
         self.assertEqual(self.start().call("POST", "/v1/responses", {})[0], 404)
 
+
+
+def call_with(port: int, method: str, path: str, headers: dict, body=None):
+    """A request with these headers as they are (Host included): the status, the JSON answer and the answer's headers."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        data = None if body is None else json.dumps(body).encode()
+        connection.request(method, path, body=data, headers={"content-type": "application/json", **headers})
+        response = connection.getresponse()
+        return response.status, json.loads(response.read()), response.headers
+    finally:
+        connection.close()
+
+
+class LocalGuardTest(GatewayCase):
+    """Only requests for its own address, from no web page (or an allowed one), with its secret when set, reach the gateway."""
+
+    def run_row(self, agent: AgentServer, headers: dict):
+        return call_with(agent.port, "POST", "/run", {"host": f"127.0.0.1:{agent.port}", **headers}, COLLECTOR_ROW)
+
+    def test_a_host_that_is_not_its_address_is_421_and_nothing_is_forwarded(self) -> None:
+        agent = self.start()
+        for host in ("evil.example", f"evil.example:{agent.port}", f"127.0.0.2:{agent.port}", f"localhost:{agent.port + 1}", ""):
+            status, message, _ = call_with(agent.port, "POST", "/run", {"host": host}, COLLECTOR_ROW)
+            self.assertEqual(status, 421, host)
+            self.assertIn("is not this server's address", message)
+            self.assertIn(f"127.0.0.1:{agent.port}", message)
+            self.assertIn("--advertise", message)
+        # Discovery (whose answers name addresses) and liveness are refused too.
+        self.assertEqual(call_with(agent.port, "GET", "/global_config_dict_yaml", {"host": "evil.example"})[0], 421)
+        self.assertEqual(call_with(agent.port, "GET", "/", {"host": "evil.example"})[0], 421)
+        self.assertEqual(self.gateway.requests, [])
+
+    def test_its_loopback_names_bound_address_and_advertised_name_are_served(self) -> None:
+        self.gateway.answer("/run", echo(lambda row: {**row, "reward": 1.0}))
+        agent = self.start("--advertise", "trainer.internal:11000")
+        for host in (f"127.0.0.1:{agent.port}", f"LOCALHOST:{agent.port}", f"[::1]:{agent.port}", "trainer.internal:11000"):
+            status, record, _ = call_with(agent.port, "POST", "/run", {"host": host}, COLLECTOR_ROW)
+            self.assertEqual((status, record["reward"]), (200, 1.0), host)
+        self.assertEqual(len(self.gateway.requests), 4)
+
+    def test_a_request_from_a_web_page_is_403_unless_its_origin_is_allowed(self) -> None:
+        self.gateway.answer("/run", echo(lambda row: {**row, "reward": 1.0}))
+        agent = self.start()
+        status, message, headers = self.run_row(agent, {"origin": "https://evil.example"})
+        self.assertEqual(status, 403)
+        self.assertIn("(Origin 'https://evil.example') are refused", message)
+        self.assertIn("--allow-origin", message)
+        self.assertIsNone(headers.get("access-control-allow-origin"))
+        self.assertEqual(self.run_row(agent, {"origin": "null"})[0], 403)
+        self.assertEqual(self.gateway.requests, [])
+
+        allowed = self.start("--allow-origin", "https://notebook.example:8888", "--allow-origin", "http://localhost:3000")
+        status, record, headers = self.run_row(allowed, {"origin": "https://notebook.example:8888"})
+        self.assertEqual((status, record["reward"]), (200, 1.0))
+        self.assertEqual(headers.get("access-control-allow-origin"), "https://notebook.example:8888")
+        self.assertEqual(self.run_row(allowed, {"origin": "http://localhost:3000"})[0], 200)
+        self.assertEqual(self.run_row(allowed, {"origin": "https://evil.example"})[0], 403)
+
+    def test_allowed_origins_from_the_environment(self) -> None:
+        self.gateway.answer("/run", echo(lambda row: {**row, "reward": 1.0}))
+        with mock.patch.dict(os.environ, {"EDGEGYM_FORWARDER_ALLOW_ORIGINS": "https://a.example, https://b.example"}):
+            agent = self.start()
+        self.assertEqual(self.run_row(agent, {"origin": "https://b.example"})[0], 200)
+        self.assertEqual(self.run_row(agent, {"origin": "https://c.example"})[0], 403)
+
+    def test_with_a_secret_every_request_must_carry_it(self) -> None:
+        self.gateway.answer("/run", echo(lambda row: {**row, "reward": 1.0}))
+        agent = self.start("--secret", "local-s3cret")
+        for authorization in (None, "Bearer wrong", "Bearer local-s3cret-and-more", "Basic !!!", "Token local-s3cret"):
+            status, message, headers = self.run_row(agent, {} if authorization is None else {"authorization": authorization})
+            self.assertEqual(status, 401, authorization)
+            self.assertIn("local secret", message)
+            self.assertEqual(headers.get("www-authenticate"), 'Bearer realm="edgegym-forwarder"')
+        self.assertEqual(call_with(agent.port, "GET", "/", {"host": f"127.0.0.1:{agent.port}"})[0], 401)
+        self.assertEqual(self.gateway.requests, [])
+        basic = "Basic " + base64.b64encode(b"edgegym:local-s3cret").decode()
+        for authorization in ("Bearer local-s3cret", basic):
+            status, record, _ = self.run_row(agent, {"authorization": authorization})
+            self.assertEqual((status, record["reward"]), (200, 1.0))
+        # The gateway gets the forwarder's token, never the local secret.
+        self.assertEqual([r.headers["authorization"] for r in self.gateway.requests], ["Bearer tok", "Bearer tok"])
+
+    def test_the_secret_from_the_environment(self) -> None:
+        with mock.patch.dict(os.environ, {"EDGEGYM_FORWARDER_SECRET": "from-env"}):
+            agent = self.start()
+        self.assertEqual(self.run_row(agent, {})[0], 401)
+        self.assertEqual(call_with(agent.port, "GET", "/", {"host": f"127.0.0.1:{agent.port}", "authorization": "Bearer from-env"})[0], 200)
+
+    def test_nemo_gym_collectors_own_requests_pass_unchanged(self) -> None:
+        # What aiohttp (NeMo Gym's ServerClient, server_utils.py) and requests (its discovery) send: no Origin, no auth.
+        self.gateway.answer("/global_config_dict_yaml", json_answer("head_server: {}\n"))
+        self.gateway.answer("/run", echo(lambda row: {**row, "reward": 1.0}))
+        agent = self.start()
+        aiohttp = {"host": f"127.0.0.1:{agent.port}", "accept": "*/*", "accept-encoding": "gzip, deflate", "user-agent": "Python/3.12 aiohttp/3.11.18"}
+        requests_lib = {"host": f"127.0.0.1:{agent.port}", "user-agent": "python-requests/2.32.3", "accept": "*/*", "connection": "keep-alive"}
+        self.assertEqual(call_with(agent.port, "GET", "/global_config_dict_yaml", requests_lib)[0], 200)
+        status, record, _ = call_with(agent.port, "POST", "/run", aiohttp, COLLECTOR_ROW)
+        self.assertEqual((status, record["reward"]), (200, 1.0))
 
 
 AGENT = Path(__file__).resolve().parent.parent / "nemo_gym" / "edgegym_agent.py"
