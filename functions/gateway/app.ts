@@ -14,6 +14,7 @@ import { guards } from "./guards.js";
 import { createJob } from "./jobs-create.js";
 import { cancelJob, jobResults, jobStatus, listJobs, resumeJob } from "./jobs-read.js";
 import { nemoGym } from "./nemo-gym.js";
+import { openenv } from "./openenv.js";
 import { jobViews } from "./jobs-views.js";
 import { gatewayPorts } from "./ports.js";
 import { run } from "./run.js";
@@ -44,6 +45,8 @@ app.get("/v1/models", async (c) => fromBehind(c, await c.env.MODEL_PROXY.fetch(f
 app.post("/run", run);
 // NeMo Gym's head-server routes (discovery, /aggregate_metrics by agent_ref): its collector finds edgegym by config alone.
 app.route("/", nemoGym);
+// OpenEnv's environment server per environment (/openenv/<env>/reset, /step, /state, /ws…): its trainers use edgegym as it is.
+app.route("/", openenv);
 
 app.post("/v1/jobs", createJob);
 app.get("/v1/jobs", listJobs);

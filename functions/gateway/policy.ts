@@ -31,6 +31,8 @@ const RULES: Rule[] = [
   { method: "POST", path: /^\/run$/, policy: { scope: "run", body: "json", admit: true } },
   // NeMo Gym's resources-server routes behind the gateway run an environment's tools and verifier: part of a rollout.
   { method: "*", path: /^\/v1\/environments(\/|$)/, policy: { scope: "run", body: "json" } },
+  // OpenEnv's environment server in front of each environment: the same tools and verifier, by its protocol.
+  { method: "*", path: /^\/openenv\//, policy: { scope: "run", body: "json" } },
   { method: "POST", path: /^\/v1\/(responses|chat\/completions)$/, policy: { scope: "model", body: "json" } },
   { method: "GET", path: /^\/v1\/models$/, policy: { scope: "model", body: "json" } },
   // A job upload streams its rows into the bucket: a slot while it does, and the upload cap unless it is a JSON request.

@@ -1,0 +1,138 @@
+// One OpenEnv episode on an edgegym environment: reset seeds a session, a tool call runs in it, a final answer is verified.
+// Every call goes to the environment's own HTTP routes through its service binding (as /v1/environments/<env>/… does),
+// so the session is the environment's Durable Object and its id is the environment's, carried in x-session-id.
+import { CALLER_HEADER, SESSION_HEADER } from "../../../contracts/names.js";
+import type { EnvironmentService } from "../../../contracts/rpc.js";
+import { type DatasetRow, EdgegymError, type ErrorStatus, type FunctionTool, type Item } from "../../../protocol/index.js";
+import type { OpenEnvAction, OpenEnvResult, OpenEnvState, OpenEnvTool } from "../../../protocol/openenv.js";
+
+/** What an episode is between two calls: on a WebSocket's connection, or carried by an HTTP client (codec.ts). */
+export interface Episode {
+  environment: string;
+  episodeId: string;
+  sessionId: string;
+  row: DatasetRow;
+  /** The trajectory so far as NeMo Gym's agent builds it: function calls, their outputs, the final message. */
+  produced: Item[];
+  steps: number;
+  done: boolean;
+}
+
+/** Whom the calls are for: the environment's service, its name, and the caller's token name (the session's owner). */
+export interface EpisodeTarget {
+  environment: string;
+  service: EnvironmentService;
+  caller: string;
+}
+
+interface Answer {
+  status: number;
+  body: unknown;
+  sessionId: string | null;
+}
+
+async function post(target: EpisodeTarget, route: string, body: unknown, sessionId?: string): Promise<Answer> {
+  const headers: Record<string, string> = { "content-type": "application/json", [CALLER_HEADER]: target.caller };
+  if (sessionId) headers[SESSION_HEADER] = sessionId;
+  const answer = await target.service.fetch(new Request(`http://internal/${route}`, { method: "POST", headers, body: JSON.stringify(body) }));
+  const text = await answer.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // Not JSON: passed on as text.
+  }
+  return { status: answer.status, body: parsed, sessionId: answer.headers.get(SESSION_HEADER) };
+}
+
+/** The environment's error envelope as an error of the gateway's, with its status, code and message. */
+function failed(answer: Answer, what: string): EdgegymError {
+  const envelope = answer.body as { error?: { code?: string; message?: string; issues?: [] } } | undefined;
+  const status = (answer.status >= 400 && answer.status < 600 ? answer.status : 502) as ErrorStatus;
+  const message = envelope?.error?.message ?? `${what} answered ${answer.status}`;
+  return new EdgegymError(status, envelope?.error?.code ?? "environment_error", `${what}: ${message}`, envelope?.error?.issues);
+}
+
+/** The row's input as the messages the model is prompted with (a string input is one user message, as NeMo Gym reads it). */
+export function promptOf(row: DatasetRow): Item[] {
+  const input = row.responses_create_params.input;
+  return typeof input === "string" ? [{ type: "message", role: "user", content: input }] : input;
+}
+
+/** mcp_types.py Tool, from the OpenAI function tools the row (or the environment) offers the model. */
+export function toolsOf(tools: readonly FunctionTool[]): OpenEnvTool[] {
+  return tools.map((tool) => ({ name: tool.name, description: tool.description ?? "", input_schema: tool.parameters ?? {} }));
+}
+
+function rowTools(row: DatasetRow): FunctionTool[] {
+  const tools = (row.responses_create_params as { tools?: unknown }).tools;
+  return Array.isArray(tools) ? (tools.filter((tool) => tool && typeof tool === "object" && tool.type === "function") as FunctionTool[]) : [];
+}
+
+/** reset: a session seeded with the row (NeMo Gym's /seed_session); the observation is the prompt and the tools. */
+export async function resetEpisode(target: EpisodeTarget, row: DatasetRow, episodeId: string): Promise<{ episode: Episode; result: OpenEnvResult }> {
+  const seeded = await post(target, "seed_session", row);
+  if (seeded.status >= 400 || !seeded.sessionId) throw failed(seeded, `${target.environment}'s /seed_session`);
+  const episode: Episode = { environment: target.environment, episodeId, sessionId: seeded.sessionId, row, produced: [], steps: 0, done: false };
+  const observation = { prompt: promptOf(row), tools: toolsOf(rowTools(row)), metadata: { episode_id: episodeId, environment: target.environment } };
+  return { episode, result: { observation, reward: null, done: false } };
+}
+
+/** ToolErrorType (mcp_types.py) for an environment's refusal of a call. */
+function toolErrorType(status: number): string {
+  if (status === 404) return "tool_not_found";
+  if (status === 400 || status === 422) return "invalid_args";
+  return "execution_error";
+}
+
+async function callTool(target: EpisodeTarget, episode: Episode, name: string, args: Record<string, unknown>): Promise<OpenEnvResult> {
+  const callId = `call_${episode.steps}`;
+  const argumentsText = JSON.stringify(args);
+  const answer = await post(target, name, args, episode.sessionId);
+  // As NeMo Gym's agent: whatever the tool answered, error or not, is the output the model sees next.
+  episode.produced.push(
+    { type: "function_call", name, arguments: argumentsText, call_id: callId, id: null, status: null },
+    { type: "function_call_output", call_id: callId, output: JSON.stringify(answer.body), id: null, status: null },
+  );
+  const error =
+    answer.status >= 400
+      ? { error_type: toolErrorType(answer.status), message: (answer.body as { error?: { message?: string } })?.error?.message ?? `answered ${answer.status}` }
+      : null;
+  // mcp_environment.py's CallToolResult for a plain tool: text content, structured content, and `data`, which
+  // MCPToolClient.call_tool returns.
+  const result = error ? null : { content: [{ type: "text", text: JSON.stringify(answer.body) }], structured_content: { result: answer.body }, meta: null, data: answer.body, is_error: false };
+  return { observation: { tool_name: name, result, error, metadata: { episode_id: episode.episodeId } }, reward: null, done: false };
+}
+
+/** The final answer: NeMo Gym's /verify on the row and the trajectory, in the episode's session; its reward ends the episode. */
+async function finish(target: EpisodeTarget, episode: Episode, content: string): Promise<OpenEnvResult> {
+  episode.produced.push({ type: "message", role: "assistant", content: [{ type: "output_text", text: content, annotations: [] }], id: `msg_${episode.steps}`, status: "completed" });
+  const response = { id: `openenv_${episode.episodeId}`, object: "response", created_at: Math.floor(Date.now() / 1000), model: "openenv", output: episode.produced, usage: null };
+  const answer = await post(target, "verify", { ...episode.row, response }, episode.sessionId);
+  if (answer.status >= 400) throw failed(answer, `${target.environment}'s /verify`);
+  const fields = answer.body as Record<string, unknown>;
+  const reward = typeof fields.reward === "number" ? fields.reward : null;
+  episode.done = true;
+  // The verifier's own fields (beyond the row and the response it was sent) go in the metadata.
+  const { response: _response, responses_create_params: _params, ...verifier } = fields;
+  return { observation: { content, metadata: { episode_id: episode.episodeId, verify: verifier } }, reward, done: true };
+}
+
+/** step: one action in the episode (which it updates). */
+export async function stepEpisode(target: EpisodeTarget, episode: Episode, action: OpenEnvAction): Promise<OpenEnvResult> {
+  if (episode.environment !== target.environment) {
+    throw new EdgegymError(400, "wrong_episode", `this episode is on ${episode.environment}, not ${target.environment}`);
+  }
+  if (episode.done) throw new EdgegymError(409, "episode_done", "the episode is done (its final answer was verified): reset for a new one");
+  if (action.type === "list_tools") {
+    return { observation: { tools: toolsOf(rowTools(episode.row)), metadata: { episode_id: episode.episodeId } }, reward: null, done: false };
+  }
+  episode.steps += 1;
+  return action.type === "call_tool" ? callTool(target, episode, action.tool_name, action.arguments) : finish(target, episode, action.content);
+}
+
+/** state: the episode id and the steps taken (types.py State), and whether it is done. */
+export function stateOf(episode: Episode | undefined): OpenEnvState {
+  if (!episode) return { episode_id: null, step_count: 0 };
+  return { episode_id: episode.episodeId, step_count: episode.steps, environment: episode.environment, done: episode.done };
+}
