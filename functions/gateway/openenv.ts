@@ -73,7 +73,11 @@ openenv.post("/openenv/:env/step", async (c) => {
     throw new EdgegymError(422, invalid.code, invalid.message, invalid.issues);
   }
   if (parsed.data.episode === undefined) {
-    throw new EdgegymError(409, "no_episode", `no episode: POST /openenv/${target.environment}/reset first, and send its observation.metadata.episode as "episode"`);
+    throw new EdgegymError(
+      409,
+      "no_episode",
+      `no episode: POST /openenv/${target.environment}/reset first, and send its observation.metadata.episode as "episode"`,
+    );
   }
   const episode = carried(parsed.data.episode, "episode");
   const result = await stepEpisode(target, episode, parsed.data.action);

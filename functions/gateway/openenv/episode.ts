@@ -100,14 +100,35 @@ async function callTool(target: EpisodeTarget, episode: Episode, name: string, a
       : null;
   // mcp_environment.py's CallToolResult for a plain tool: text content, structured content, and `data`, which
   // MCPToolClient.call_tool returns.
-  const result = error ? null : { content: [{ type: "text", text: JSON.stringify(answer.body) }], structured_content: { result: answer.body }, meta: null, data: answer.body, is_error: false };
+  const result = error
+    ? null
+    : {
+        content: [{ type: "text", text: JSON.stringify(answer.body) }],
+        structured_content: { result: answer.body },
+        meta: null,
+        data: answer.body,
+        is_error: false,
+      };
   return { observation: { tool_name: name, result, error, metadata: { episode_id: episode.episodeId } }, reward: null, done: false };
 }
 
 /** The final answer: NeMo Gym's /verify on the row and the trajectory, in the episode's session; its reward ends the episode. */
 async function finish(target: EpisodeTarget, episode: Episode, content: string): Promise<OpenEnvResult> {
-  episode.produced.push({ type: "message", role: "assistant", content: [{ type: "output_text", text: content, annotations: [] }], id: `msg_${episode.steps}`, status: "completed" });
-  const response = { id: `openenv_${episode.episodeId}`, object: "response", created_at: Math.floor(Date.now() / 1000), model: "openenv", output: episode.produced, usage: null };
+  episode.produced.push({
+    type: "message",
+    role: "assistant",
+    content: [{ type: "output_text", text: content, annotations: [] }],
+    id: `msg_${episode.steps}`,
+    status: "completed",
+  });
+  const response = {
+    id: `openenv_${episode.episodeId}`,
+    object: "response",
+    created_at: Math.floor(Date.now() / 1000),
+    model: "openenv",
+    output: episode.produced,
+    usage: null,
+  };
   const answer = await post(target, "verify", { ...episode.row, response }, episode.sessionId);
   if (answer.status >= 400) throw failed(answer, `${target.environment}'s /verify`);
   const fields = answer.body as Record<string, unknown>;

@@ -21,4 +21,3 @@ export async function openEpisode(target: EpisodeTarget, body: unknown) {
   if (!row) throw new EdgegymError(400, "no_task", `${target.environment} bundles no example row: send the task as "row" (a NeMo Gym dataset row)`);
   return resetEpisode(target, row, request.episode_id ?? crypto.randomUUID());
 }
-

@@ -10,7 +10,10 @@ type Outgoing = { type: "observation" | "state" | "error"; data: unknown };
 function errorMessage(error: unknown): Outgoing {
   if (error instanceof EdgegymError) {
     const code = error.issues ? "VALIDATION_ERROR" : "EXECUTION_ERROR";
-    return { type: "error", data: { message: error.message, code, error_code: error.code, status: error.status, ...(error.issues ? { errors: error.issues } : {}) } };
+    return {
+      type: "error",
+      data: { message: error.message, code, error_code: error.code, status: error.status, ...(error.issues ? { errors: error.issues } : {}) },
+    };
   }
   return { type: "error", data: { message: error instanceof Error ? error.message : String(error), code: "EXECUTION_ERROR" } };
 }

@@ -1,0 +1,93 @@
+// A client that makes OpenEnv's own client calls (github meta-pytorch/OpenEnv at 685de41): env_client.py EnvClient over
+// `<base_url>/ws`, its payloads as MCPToolClient (mcp_client.py) builds them, and the HTTP routes of http_server.py.
+import { fetch as miniflareFetch, type WebSocket } from "miniflare";
+
+// Tests read arbitrary JSON answers field by field; typing each would say nothing the assertions do not.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Json = any;
+
+/** env_client.py EnvClient: one WebSocket per client, one answer per message, in order. */
+export class OpenEnvSocketClient {
+  private readonly waiting: ((message: Json) => void)[] = [];
+  private readonly arrived: Json[] = [];
+  closed = false;
+
+  private constructor(private readonly ws: WebSocket) {
+    ws.addEventListener("message", (event) => {
+      const message = JSON.parse(String(event.data));
+      const next = this.waiting.shift();
+      if (next) next(message);
+      else this.arrived.push(message);
+    });
+    ws.addEventListener("close", () => {
+      this.closed = true;
+    });
+  }
+
+  /** connect(): `convert_to_ws_url(base_url) + "/ws"` (env_client.py __init__ and connect). */
+  static async connect(baseUrl: string, token?: string): Promise<OpenEnvSocketClient> {
+    const headers: Record<string, string> = { upgrade: "websocket" };
+    if (token) headers.authorization = `Bearer ${token}`;
+    const response = await miniflareFetch(`${baseUrl}/ws`, { headers });
+    const ws = response.webSocket;
+    if (!ws) throw new Error(`no WebSocket: ${response.status} ${await response.text()}`);
+    ws.accept();
+    return new OpenEnvSocketClient(ws);
+  }
+
+  /** _send_and_receive: one message out, the next message in. */
+  send(message: Json): Promise<Json> {
+    this.ws.send(JSON.stringify(message));
+    const ready = this.arrived.shift();
+    if (ready) return Promise.resolve(ready);
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  /** reset(**kwargs): {"type": "reset", "data": kwargs}; the answer's data is the StepResult payload. */
+  reset(kwargs: Json = {}): Promise<Json> {
+    return this.send({ type: "reset", data: kwargs });
+  }
+
+  /** step(action): {"type": "step", "data": _step_payload(action)}. */
+  step(payload: Json): Promise<Json> {
+    return this.send({ type: "step", data: payload });
+  }
+
+  state(): Promise<Json> {
+    return this.send({ type: "state" });
+  }
+
+  /** disconnect(): {"type": "close"}, then the socket closes. */
+  close(): void {
+    this.ws.send(JSON.stringify({ type: "close" }));
+  }
+}
+
+/** MCPToolClient._step_payload for CallToolAction. */
+export const callTool = (toolName: string, args: Json) => ({ type: "call_tool", tool_name: toolName, arguments: args });
+
+/** The final answer, edgegym's message action. */
+export const answer = (content: string) => ({ type: "message", content });
+
+/** The actions a recorded NeMo Gym rollout took: its function calls, then its last assistant message's text. */
+export function recordedActions(rollout: Json): { actions: Json[]; outputs: Json[] } {
+  const actions: Json[] = [];
+  const outputs: Json[] = [];
+  let final = "";
+  for (const item of rollout.response.output) {
+    if (item.type === "function_call") actions.push(callTool(item.name, JSON.parse(item.arguments)));
+    if (item.type === "function_call_output") outputs.push(JSON.parse(item.output));
+    if (item.type === "message" && item.role === "assistant") {
+      final = typeof item.content === "string" ? item.content : item.content.map((part: Json) => part.text ?? "").join("");
+    }
+  }
+  actions.push(answer(final));
+  return { actions, outputs };
+}
+
+/** The dataset row a recorded rollout was made from: the record without its response and the verifier's fields. */
+export function rowOf(rollout: Json, verifierKeys: readonly string[]): Json {
+  const row = { ...rollout };
+  for (const key of ["response", "reward", ...verifierKeys]) delete row[key];
+  return row;
+}
