@@ -15,6 +15,7 @@ import { createJob } from "./jobs-create.js";
 import { cancelJob, jobResults, jobStatus, listJobs, resumeJob } from "./jobs-read.js";
 import { nemoGym } from "./nemo-gym.js";
 import { openenv } from "./openenv.js";
+import { basicAsBearer } from "./openenv/basic.js";
 import { jobViews } from "./jobs-views.js";
 import { gatewayPorts } from "./ports.js";
 import { run } from "./run.js";
@@ -32,6 +33,8 @@ app.use(async (c, next) => {
   await next();
   await discardBody(c.req.raw);
 });
+// OpenEnv's client can only send its token as a URL's user info (Basic auth): made a bearer token before the checks.
+app.use("/openenv/*", basicAsBearer);
 app.use(...guards);
 
 app.get("/health", (c) => c.json({ status: "ok" }));

@@ -24,10 +24,13 @@ export class OpenEnvSocketClient {
     });
   }
 
-  /** connect(): `convert_to_ws_url(base_url) + "/ws"` (env_client.py __init__ and connect). */
-  static async connect(baseUrl: string, token?: string): Promise<OpenEnvSocketClient> {
+  /**
+   * connect(): `convert_to_ws_url(base_url) + "/ws"` (env_client.py __init__ and connect). `authorization` is the header
+   * value sent: OpenEnv's client itself can only send a URL's user info, which `websockets` turns into Basic auth.
+   */
+  static async connect(baseUrl: string, authorization?: string): Promise<OpenEnvSocketClient> {
     const headers: Record<string, string> = { upgrade: "websocket" };
-    if (token) headers.authorization = `Bearer ${token}`;
+    if (authorization) headers.authorization = authorization;
     const response = await miniflareFetch(`${baseUrl}/ws`, { headers });
     const ws = response.webSocket;
     if (!ws) throw new Error(`no WebSocket: ${response.status} ${await response.text()}`);
@@ -62,6 +65,9 @@ export class OpenEnvSocketClient {
     this.ws.send(JSON.stringify({ type: "close" }));
   }
 }
+
+/** What `websockets` sends for `ws://<user>:<password>@host/...` (its client's build_authorization_basic). */
+export const basicAuth = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
 
 /** MCPToolClient._step_payload for CallToolAction. */
 export const callTool = (toolName: string, args: Json) => ({ type: "call_tool", tool_name: toolName, arguments: args });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Local } from "../../local/emulation.js";
 import { FIXTURES, readJsonl } from "../helpers/fixtures.js";
 import { gatewayFetch, postJson, startTestLocal, tokenFor } from "../helpers/local.js";
-import { answer, callTool, type Json, OpenEnvSocketClient, recordedActions } from "./openenv-client.js";
+import { answer, basicAuth, callTool, type Json, OpenEnvSocketClient, recordedActions } from "./openenv-client.js";
 
 let local: Local;
 const base = (environment: string) => `${local.url}/openenv/${environment}`;
@@ -34,7 +34,7 @@ describe("OpenEnv's WebSocket client (env_client.py) on three environments, one 
     it(`${environment}: reset → the recorded tool calls → the final answer gets NeMo Gym's reward`, async () => {
       const { rollout, row } = recorded(environment);
       const { actions, outputs } = recordedActions(rollout);
-      const client = await OpenEnvSocketClient.connect(base(environment), tokenFor(local.url));
+      const client = await OpenEnvSocketClient.connect(base(environment), `Bearer ${tokenFor(local.url)}`);
 
       const reset = await client.reset({ row, episode_id: `ep-${environment}` });
       expect(reset.type).toBe("observation");
@@ -71,7 +71,7 @@ describe("OpenEnv's WebSocket client (env_client.py) on three environments, one 
 
   it("a wrong trajectory gets the reward /v1/environments/<env>/verify gives the same trajectory (0)", async () => {
     const { row } = recorded("example_multi_step");
-    const client = await OpenEnvSocketClient.connect(base("example_multi_step"), tokenFor(local.url));
+    const client = await OpenEnvSocketClient.connect(base("example_multi_step"), `Bearer ${tokenFor(local.url)}`);
     await client.reset({ row });
     await client.step(callTool("extract_synonym_values", { synonym_values: [1, 2, 3] }));
     const done = await client.step(answer("[1, 2, 3]"));
@@ -94,7 +94,7 @@ describe("OpenEnv's WebSocket client (env_client.py) on three environments, one 
   });
 
   it("errors as OpenEnv's WSErrorResponse: step before reset, a bad action (with its zod path), bad JSON, an unknown type", async () => {
-    const client = await OpenEnvSocketClient.connect(base("example_session_state_mgmt"), tokenFor(local.url));
+    const client = await OpenEnvSocketClient.connect(base("example_session_state_mgmt"), `Bearer ${tokenFor(local.url)}`);
     expect((await client.step(callTool("get_counter_value", {}))).data).toMatchObject({ error_code: "no_episode", status: 409 });
     expect((await client.state()).data).toEqual({ episode_id: null, step_count: 0 });
     await client.reset();
@@ -108,8 +108,17 @@ describe("OpenEnv's WebSocket client (env_client.py) on three environments, one 
     client.close();
   });
 
-  it("a connection without a token is refused with a 401", async () => {
+  it("a connection without a token, or with a wrong one, is refused with a 401", async () => {
     await expect(OpenEnvSocketClient.connect(base("example_single_tool_call"))).rejects.toThrow(/401/);
+    await expect(OpenEnvSocketClient.connect(base("example_single_tool_call"), basicAuth("openenv", "wrong"))).rejects.toThrow(/401/);
+  });
+
+  it("the token as the base URL's user info (Basic auth, all OpenEnv's client can send) opens an episode", async () => {
+    const client = await OpenEnvSocketClient.connect(base("example_single_tool_call"), basicAuth("openenv", tokenFor(local.url)));
+    const reset = await client.reset();
+    expect(reset.type).toBe("observation");
+    expect(reset.data.observation.tools.map((t: Json) => t.name)).toEqual(["get_weather"]);
+    client.close();
   });
 });
 
