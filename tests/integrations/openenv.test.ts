@@ -29,6 +29,15 @@ function recorded(environment: string): { rollout: Json; row: Json } {
   return { rollout, row };
 }
 
+/** A recorded gymnasium rollout and its row (matched on the row's first input message). */
+function recordedTurns(environment: string): { rollout: Json; row: Json } {
+  const rows = readJsonl(path.join(FIXTURES, environment, "example.jsonl")) as Json[];
+  const rollout = (readJsonl(path.join(FIXTURES, environment, "example_rollouts.jsonl")) as Json[]).find((r) => r.reward === 1);
+  const row = rows.find((r) => r.responses_create_params.input[0].content === rollout?.responses_create_params.input[0].content);
+  if (!rollout || !row) throw new Error(`no recorded rollout with reward 1 and its row for ${environment}`);
+  return { rollout, row };
+}
+
 describe("OpenEnv's WebSocket client (env_client.py) on three environments, one stateful", () => {
   for (const environment of ["example_single_tool_call", "example_multi_step", "example_session_state_mgmt"]) {
     it(`${environment}: reset → the recorded tool calls → the final answer gets NeMo Gym's reward`, async () => {
@@ -91,6 +100,21 @@ describe("OpenEnv's WebSocket client (env_client.py) on three environments, one 
     expect(done.data.reward).toBe(0);
     expect(done.data.reward).toBe(verified.body.reward);
     expect(done.data.observation.metadata.verify.parsed_synonym_values).toEqual(verified.body.parsed_synonym_values);
+  });
+
+  it("a gymnasium environment (example_multi_turn_gymnasium): each message is a turn, the follow-ups come back, NeMo Gym's reward", async () => {
+    const { rollout, row } = recordedTurns("example_multi_turn_gymnasium");
+    const said = rollout.response.output.filter((item: Json) => item.role === "assistant").map((item: Json) => item.content[0].text);
+    const followUps = rollout.response.output.filter((item: Json) => item.role === "user").map((item: Json) => item.content);
+    const client = await OpenEnvSocketClient.connect(base("example_multi_turn_gymnasium"), `Bearer ${tokenFor(local.url)}`);
+    const reset = await client.reset({ row });
+    expect(reset.data.observation.prompt.map((m: Json) => m.content)).toEqual(row.responses_create_params.input.map((m: Json) => m.content));
+    const steps: Json[] = [];
+    for (const text of said) steps.push((await client.step(answer(text))).data);
+    client.close();
+    expect(steps.map((s) => s.observation.text).filter((t) => t !== null)).toEqual(followUps);
+    expect(steps.map((s) => s.done)).toEqual(said.map((_: string, i: number) => i === said.length - 1));
+    expect(steps.reduce((sum, s) => sum + s.reward, 0)).toBe(rollout.reward);
   });
 
   it("errors as OpenEnv's WSErrorResponse: step before reset, a bad action (with its zod path), bad JSON, an unknown type", async () => {

@@ -7,6 +7,7 @@ import type { Episode } from "./episode.js";
 
 const CarriedEpisode = z.object({
   environment: z.string(),
+  kind: z.enum(["simple", "gymnasium"]),
   episodeId: z.string(),
   sessionId: z.string(),
   row: DatasetRow,

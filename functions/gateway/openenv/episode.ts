@@ -1,14 +1,18 @@
 // One OpenEnv episode on an edgegym environment: reset seeds a session, a tool call runs in it, a final answer is verified.
 // Every call goes to the environment's own HTTP routes through its service binding (as /v1/environments/<env>/… does),
 // so the session is the environment's Durable Object and its id is the environment's, carried in x-session-id.
-import { CALLER_HEADER, SESSION_HEADER } from "../../../contracts/names.js";
 import type { EnvironmentService } from "../../../contracts/rpc.js";
-import { type DatasetRow, EdgegymError, type ErrorStatus, type FunctionTool, type Item } from "../../../protocol/index.js";
-import type { OpenEnvAction, OpenEnvResult, OpenEnvState, OpenEnvTool } from "../../../protocol/openenv.js";
+import { type DatasetRow, EdgegymError, type Item } from "../../../protocol/index.js";
+import type { OpenEnvAction, OpenEnvResult, OpenEnvState } from "../../../protocol/openenv.js";
+import { failed, post } from "./calls.js";
+import { resetGymnasium, stepGymnasium } from "./gymnasium.js";
+import { promptOf, rowTools, toolResult, toolsOf } from "./shapes.js";
 
-/** What an episode is between two calls: on a WebSocket's connection, or carried by an HTTP client (codec.ts). */
+/** What an episode is between two calls: on a WebSocket's connection, or carried by an HTTP client (carried.ts). */
 export interface Episode {
   environment: string;
+  /** A simple environment (tools, then /verify) or a gymnasium one (every turn is a /step). */
+  kind: "simple" | "gymnasium";
   episodeId: string;
   sessionId: string;
   row: DatasetRow;
@@ -25,55 +29,17 @@ export interface EpisodeTarget {
   caller: string;
 }
 
-interface Answer {
-  status: number;
-  body: unknown;
-  sessionId: string | null;
+export interface Opened {
+  episode: Episode;
+  result: OpenEnvResult;
 }
 
-async function post(target: EpisodeTarget, route: string, body: unknown, sessionId?: string): Promise<Answer> {
-  const headers: Record<string, string> = { "content-type": "application/json", [CALLER_HEADER]: target.caller };
-  if (sessionId) headers[SESSION_HEADER] = sessionId;
-  const answer = await target.service.fetch(new Request(`http://internal/${route}`, { method: "POST", headers, body: JSON.stringify(body) }));
-  const text = await answer.text();
-  let parsed: unknown = text;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    // Not JSON: passed on as text.
-  }
-  return { status: answer.status, body: parsed, sessionId: answer.headers.get(SESSION_HEADER) };
-}
-
-/** The environment's error envelope as an error of the gateway's, with its status, code and message. */
-function failed(answer: Answer, what: string): EdgegymError {
-  const envelope = answer.body as { error?: { code?: string; message?: string; issues?: [] } } | undefined;
-  const status = (answer.status >= 400 && answer.status < 600 ? answer.status : 502) as ErrorStatus;
-  const message = envelope?.error?.message ?? `${what} answered ${answer.status}`;
-  return new EdgegymError(status, envelope?.error?.code ?? "environment_error", `${what}: ${message}`, envelope?.error?.issues);
-}
-
-/** The row's input as the messages the model is prompted with (a string input is one user message, as NeMo Gym reads it). */
-export function promptOf(row: DatasetRow): Item[] {
-  const input = row.responses_create_params.input;
-  return typeof input === "string" ? [{ type: "message", role: "user", content: input }] : input;
-}
-
-/** mcp_types.py Tool, from the OpenAI function tools the row (or the environment) offers the model. */
-export function toolsOf(tools: readonly FunctionTool[]): OpenEnvTool[] {
-  return tools.map((tool) => ({ name: tool.name, description: tool.description ?? "", input_schema: tool.parameters ?? {} }));
-}
-
-function rowTools(row: DatasetRow): FunctionTool[] {
-  const tools = (row.responses_create_params as { tools?: unknown }).tools;
-  return Array.isArray(tools) ? (tools.filter((tool) => tool && typeof tool === "object" && tool.type === "function") as FunctionTool[]) : [];
-}
-
-/** reset: a session seeded with the row (NeMo Gym's /seed_session); the observation is the prompt and the tools. */
-export async function resetEpisode(target: EpisodeTarget, row: DatasetRow, episodeId: string): Promise<{ episode: Episode; result: OpenEnvResult }> {
+/** reset: a session seeded with the row (NeMo Gym's /seed_session, or a gymnasium /reset); the observation is the prompt and the tools. */
+export async function resetEpisode(target: EpisodeTarget, row: DatasetRow, episodeId: string, kind: Episode["kind"]): Promise<Opened> {
+  if (kind === "gymnasium") return resetGymnasium(target, row, episodeId);
   const seeded = await post(target, "seed_session", row);
   if (seeded.status >= 400 || !seeded.sessionId) throw failed(seeded, `${target.environment}'s /seed_session`);
-  const episode: Episode = { environment: target.environment, episodeId, sessionId: seeded.sessionId, row, produced: [], steps: 0, done: false };
+  const episode: Episode = { environment: target.environment, kind, episodeId, sessionId: seeded.sessionId, row, produced: [], steps: 0, done: false };
   const observation = { prompt: promptOf(row), tools: toolsOf(rowTools(row)), metadata: { episode_id: episodeId, environment: target.environment } };
   return { episode, result: { observation, reward: null, done: false } };
 }
@@ -144,11 +110,12 @@ export async function stepEpisode(target: EpisodeTarget, episode: Episode, actio
   if (episode.environment !== target.environment) {
     throw new EdgegymError(400, "wrong_episode", `this episode is on ${episode.environment}, not ${target.environment}`);
   }
-  if (episode.done) throw new EdgegymError(409, "episode_done", "the episode is done (its final answer was verified): reset for a new one");
+  if (episode.done) throw new EdgegymError(409, "episode_done", "the episode is done (verified, or terminated): reset for a new one");
   if (action.type === "list_tools") {
     return { observation: { tools: toolsOf(rowTools(episode.row)), metadata: { episode_id: episode.episodeId } }, reward: null, done: false };
   }
   episode.steps += 1;
+  if (episode.kind === "gymnasium") return stepGymnasium(target, episode, action);
   return action.type === "call_tool" ? callTool(target, episode, action.tool_name, action.arguments) : finish(target, episode, action.content);
 }
 
