@@ -64,17 +64,7 @@ async function callTool(target: EpisodeTarget, episode: Episode, name: string, a
     answer.status >= 400
       ? { error_type: toolErrorType(answer.status), message: (answer.body as { error?: { message?: string } })?.error?.message ?? `answered ${answer.status}` }
       : null;
-  // mcp_environment.py's CallToolResult for a plain tool: text content, structured content, and `data`, which
-  // MCPToolClient.call_tool returns.
-  const result = error
-    ? null
-    : {
-        content: [{ type: "text", text: JSON.stringify(answer.body) }],
-        structured_content: { result: answer.body },
-        meta: null,
-        data: answer.body,
-        is_error: false,
-      };
+  const result = error ? null : toolResult(answer.body);
   return { observation: { tool_name: name, result, error, metadata: { episode_id: episode.episodeId } }, reward: null, done: false };
 }
 
