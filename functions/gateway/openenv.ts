@@ -4,6 +4,7 @@
 import type { Context } from "hono";
 import { z } from "zod";
 import { environmentService } from "../../contracts/environments.js";
+import { allowOnly } from "../../http/methods.js";
 import { EdgegymError, InvalidRequestError } from "../../protocol/index.js";
 import { OpenEnvAction, OpenEnvObservation, OpenEnvStateSchema, OpenEnvStep } from "../../protocol/openenv.js";
 import { callerOf, type GatewayContext, gateway } from "./caller.js";
@@ -95,4 +96,15 @@ openenv.get("/openenv/:env/ws", async (c) => {
     throw new EdgegymError(400, "upgrade_required", "/ws is OpenEnv's WebSocket: connect with Upgrade: websocket");
   }
   return openEnvSocket(targetOf(c));
+});
+
+// A known OpenEnv path with a method it does not take: 405 with the methods it does, as OpenEnv's FastAPI server answers.
+allowOnly(openenv, {
+  "/openenv/:env/health": ["GET"],
+  "/openenv/:env/metadata": ["GET"],
+  "/openenv/:env/schema": ["GET"],
+  "/openenv/:env/reset": ["POST"],
+  "/openenv/:env/step": ["POST"],
+  "/openenv/:env/state": ["GET"],
+  "/openenv/:env/ws": ["GET"],
 });

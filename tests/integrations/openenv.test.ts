@@ -174,7 +174,7 @@ describe("OpenEnv's HTTP routes (http_server.py), the episode carried by the cli
     expect(JSON.stringify(schema.action)).toContain("call_tool");
   });
 
-  it("bad input: a bad action is a 422 naming action.tool_name; step without an episode a 409; an unknown environment a 404; no token a 401", async () => {
+  it("bad input: a bad action is a 422 naming action.tool_name; step without an episode a 409; an unknown environment a 404; no token a 401; a wrong method 405; /ws without an upgrade 400", async () => {
     const bad = await postJson(`${base("example_multi_step")}/step`, { action: { type: "call_tool" }, episode: "x" });
     expect(bad.status).toBe(422);
     expect(bad.body.error.issues.map((issue: Json) => issue.path)).toEqual([["action", "tool_name"]]);
@@ -186,5 +186,11 @@ describe("OpenEnv's HTTP routes (http_server.py), the episode carried by the cli
     expect((await postJson(`${base("no_such_env")}/reset`, {})).status).toBe(404);
     const anonymous = await fetch(`${base("example_multi_step")}/reset`, { method: "POST" });
     expect(anonymous.status).toBe(401);
+    const wrongMethod = await gatewayFetch(`${base("example_multi_step")}/reset`);
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get("allow")).toBe("POST");
+    const notUpgraded = await gatewayFetch(`${base("example_multi_step")}/ws`);
+    expect(notUpgraded.status).toBe(400);
+    expect(((await notUpgraded.json()) as Json).error.code).toBe("upgrade_required");
   });
 });
