@@ -2,7 +2,7 @@
 // in the session x-session-id names (as /v1/environments/<env>/… reaches them).
 import { CALLER_HEADER, SESSION_HEADER } from "../../../contracts/names.js";
 import { EdgegymError, type ErrorStatus } from "../../../protocol/index.js";
-import type { EpisodeTarget } from "./episode.js";
+import type { EpisodeTarget } from "./types.js";
 
 export interface Answer {
   status: number;

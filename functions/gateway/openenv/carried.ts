@@ -3,7 +3,7 @@
 // bound to the caller's token, and what the rest claims (the row, the trajectory) a caller can already send to /verify.
 import { z } from "zod";
 import { DatasetRow, EdgegymError, InvalidRequestError, Item } from "../../../protocol/index.js";
-import type { Episode } from "./episode.js";
+import type { Episode } from "./types.js";
 
 const CarriedEpisode = z.object({
   environment: z.string(),

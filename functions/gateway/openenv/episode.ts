@@ -1,38 +1,12 @@
 // One OpenEnv episode on an edgegym environment: reset seeds a session, a tool call runs in it, a final answer is verified.
 // Every call goes to the environment's own HTTP routes through its service binding (as /v1/environments/<env>/… does),
 // so the session is the environment's Durable Object and its id is the environment's, carried in x-session-id.
-import type { EnvironmentService } from "../../../contracts/rpc.js";
-import { type DatasetRow, EdgegymError, type Item } from "../../../protocol/index.js";
+import { type DatasetRow, EdgegymError } from "../../../protocol/index.js";
 import type { OpenEnvAction, OpenEnvResult, OpenEnvState } from "../../../protocol/openenv.js";
 import { failed, post } from "./calls.js";
 import { resetGymnasium, stepGymnasium } from "./gymnasium.js";
+import type { Episode, EpisodeTarget, Opened } from "./types.js";
 import { promptOf, rowTools, toolResult, toolsOf } from "./shapes.js";
-
-/** What an episode is between two calls: on a WebSocket's connection, or carried by an HTTP client (carried.ts). */
-export interface Episode {
-  environment: string;
-  /** A simple environment (tools, then /verify) or a gymnasium one (every turn is a /step). */
-  kind: "simple" | "gymnasium";
-  episodeId: string;
-  sessionId: string;
-  row: DatasetRow;
-  /** The trajectory so far as NeMo Gym's agent builds it: function calls, their outputs, the final message. */
-  produced: Item[];
-  steps: number;
-  done: boolean;
-}
-
-/** Whom the calls are for: the environment's service, its name, and the caller's token name (the session's owner). */
-export interface EpisodeTarget {
-  environment: string;
-  service: EnvironmentService;
-  caller: string;
-}
-
-export interface Opened {
-  episode: Episode;
-  result: OpenEnvResult;
-}
 
 /** reset: a session seeded with the row (NeMo Gym's /seed_session, or a gymnasium /reset); the observation is the prompt and the tools. */
 export async function resetEpisode(target: EpisodeTarget, row: DatasetRow, episodeId: string, kind: Episode["kind"]): Promise<Opened> {

@@ -3,7 +3,7 @@
 import type { DatasetRow, Item } from "../../../protocol/index.js";
 import type { OpenEnvAction, OpenEnvResult } from "../../../protocol/openenv.js";
 import { failed, post } from "./calls.js";
-import type { Episode, EpisodeTarget, Opened } from "./episode.js";
+import type { Episode, EpisodeTarget, Opened } from "./types.js";
 import { promptOf, rowTools, toolResult, toolsOf } from "./shapes.js";
 
 const userMessage = (content: string): Item => ({ type: "message", role: "user", content });

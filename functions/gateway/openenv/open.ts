@@ -1,7 +1,8 @@
 // Opening an OpenEnv episode: the task is the row sent or the environment's example row.
 import { EdgegymError, parseOr400 } from "../../../protocol/index.js";
 import { OpenEnvReset } from "../../../protocol/openenv.js";
-import { type EpisodeTarget, resetEpisode } from "./episode.js";
+import { resetEpisode } from "./episode.js";
+import type { EpisodeTarget } from "./types.js";
 
 /** reset's task: the row sent, else the environment's bundled example row. */
 export async function openEpisode(target: EpisodeTarget, body: unknown) {

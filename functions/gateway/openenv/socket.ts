@@ -1,7 +1,8 @@
 // OpenEnv's /ws (http_server.py websocket_endpoint): one episode per connection, messages answered one at a time in order.
 import { EdgegymError, issuesOf } from "../../../protocol/index.js";
 import { OpenEnvMessage, OpenEnvStep } from "../../../protocol/openenv.js";
-import { type Episode, type EpisodeTarget, stateOf, stepEpisode } from "./episode.js";
+import { stateOf, stepEpisode } from "./episode.js";
+import type { Episode, EpisodeTarget } from "./types.js";
 import { openEpisode } from "./open.js";
 
 type Outgoing = { type: "observation" | "state" | "error"; data: unknown };
