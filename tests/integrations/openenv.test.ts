@@ -129,6 +129,11 @@ describe("OpenEnv's WebSocket client (env_client.py) on three environments, one 
     expect((await client.send({ type: "jump" })).data).toMatchObject({ code: "UNKNOWN_TYPE" });
     const unknownTool = await client.step(callTool("no_such_tool", {}));
     expect(unknownTool.data.observation.error.error_type).toBe("tool_not_found");
+    // A route of the environment that is not a tool (its verifier, its seeding) is not reached by a tool call.
+    for (const name of ["verify", "seed_session", "../verify"]) {
+      const refused = await client.step(callTool(name, {}));
+      expect(refused.data.observation.error).toEqual({ error_type: "tool_not_found", message: `Unknown tool: ${name}` });
+    }
     client.close();
   });
 

@@ -1,9 +1,10 @@
 // One OpenEnv episode on an edgegym environment: reset seeds a session, a tool call runs in it, a final answer is verified.
 // Every call goes to the environment's own HTTP routes through its service binding (as /v1/environments/<env>/… does),
 // so the session is the environment's Durable Object and its id is the environment's, carried in x-session-id.
+import { RESERVED_ROUTES } from "../../../contracts/names.js";
 import { type DatasetRow, EdgegymError } from "../../../protocol/index.js";
 import type { OpenEnvAction, OpenEnvResult, OpenEnvState } from "../../../protocol/openenv.js";
-import { failed, post } from "./calls.js";
+import { type Answer, failed, post } from "./calls.js";
 import { resetGymnasium, stepGymnasium } from "./gymnasium.js";
 import type { Episode, EpisodeTarget, Opened } from "./types.js";
 import { promptOf, rowTools, toolResult, toolsOf } from "./shapes.js";
@@ -18,6 +19,13 @@ export async function resetEpisode(target: EpisodeTarget, row: DatasetRow, episo
   return { episode, result: { observation, reward: null, done: false } };
 }
 
+const TOOL_NAME = /^[A-Za-z0-9_.-]+$/;
+
+/** The answer for a name no tool can have, as the environment answers an unknown tool. */
+function unknownTool(name: string): Answer {
+  return { status: 404, body: { error: { code: "unknown_tool", message: `Unknown tool: ${name}` } }, sessionId: null };
+}
+
 /** ToolErrorType (mcp_types.py) for an environment's refusal of a call. */
 function toolErrorType(status: number): string {
   if (status === 404) return "tool_not_found";
@@ -28,7 +36,8 @@ function toolErrorType(status: number): string {
 async function callTool(target: EpisodeTarget, episode: Episode, name: string, args: Record<string, unknown>): Promise<OpenEnvResult> {
   const callId = `call_${episode.steps}`;
   const argumentsText = JSON.stringify(args);
-  const answer = await post(target, name, args, episode.sessionId);
+  // A tool's name is a route of the environment: a name that is not a tool's (verify, seed_session, a path) never reaches one.
+  const answer = RESERVED_ROUTES.has(name) || !TOOL_NAME.test(name) ? unknownTool(name) : await post(target, name, args, episode.sessionId);
   // As NeMo Gym's agent: whatever the tool answered, error or not, is the output the model sees next.
   episode.produced.push(
     { type: "function_call", name, arguments: argumentsText, call_id: callId, id: null, status: null },
