@@ -90,10 +90,3 @@ export function recordedActions(rollout: Json): { actions: Json[]; outputs: Json
   actions.push(answer(final));
   return { actions, outputs };
 }
-
-/** The dataset row a recorded rollout was made from: the record without its response and the verifier's fields. */
-export function rowOf(rollout: Json, verifierKeys: readonly string[]): Json {
-  const row = { ...rollout };
-  for (const key of ["response", "reward", ...verifierKeys]) delete row[key];
-  return row;
-}
