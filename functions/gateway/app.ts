@@ -14,6 +14,8 @@ import { guards } from "./guards.js";
 import { createJob } from "./jobs-create.js";
 import { cancelJob, jobResults, jobStatus, listJobs, resumeJob } from "./jobs-read.js";
 import { nemoGym } from "./nemo-gym.js";
+import { openenv } from "./openenv.js";
+import { basicAsBearer } from "./openenv/basic.js";
 import { jobViews } from "./jobs-views.js";
 import { jobGroups } from "./jobs-groups.js";
 import { gatewayPorts } from "./ports.js";
@@ -32,6 +34,8 @@ app.use(async (c, next) => {
   await next();
   await discardBody(c.req.raw);
 });
+// OpenEnv's client can only send its token as a URL's user info (Basic auth): made a bearer token before the checks.
+app.use("/openenv/*", basicAsBearer);
 app.use(...guards);
 
 app.get("/health", (c) => c.json({ status: "ok" }));
@@ -45,6 +49,8 @@ app.get("/v1/models", async (c) => fromBehind(c, await c.env.MODEL_PROXY.fetch(f
 app.post("/run", run);
 // NeMo Gym's head-server routes (discovery, /aggregate_metrics by agent_ref): its collector finds edgegym by config alone.
 app.route("/", nemoGym);
+// OpenEnv's environment server per environment (/openenv/<env>/reset, /step, /state, /ws…): its trainers use edgegym as it is.
+app.route("/", openenv);
 
 app.post("/v1/jobs", createJob);
 app.get("/v1/jobs", listJobs);

@@ -35,6 +35,8 @@ const RULES: Rule[] = [
   // tools and verifier: part of a rollout.
   { method: "GET", path: /^\/v1\/environments$/, policy: { scope: "read", or: "run", body: "json" } },
   { method: "*", path: /^\/v1\/environments(\/|$)/, policy: { scope: "run", body: "json" } },
+  // OpenEnv's environment server in front of each environment: the same tools and verifier, by its protocol.
+  { method: "*", path: /^\/openenv\//, policy: { scope: "run", body: "json" } },
   { method: "POST", path: /^\/v1\/(responses|chat\/completions)$/, policy: { scope: "model", body: "json" } },
   { method: "GET", path: /^\/v1\/models$/, policy: { scope: "model", body: "json" } },
   // A job upload streams its rows into the bucket: a slot while it does, and the upload cap unless it is a JSON request.
