@@ -29,6 +29,7 @@ export interface GatewayEnv extends EnvironmentServices {
   MAX_JOB_ROWS?: string;
   MAX_NUM_REPEATS?: string;
   MAX_UPLOAD_BYTES?: string;
+  POLICY_URL_ALLOW?: string;
   RATE_LIMIT_BURST?: string;
   RATE_LIMIT_PER_SECOND?: string;
   RUN_TIMEOUT_MS?: string;
@@ -70,6 +71,7 @@ export interface ModelProxyEnv {
   MODEL_RETRY_MAX_MS?: string;
   MODEL_TIMEOUT_MS?: string;
   MODEL_UNHEALTHY_MS?: string;
+  POLICY_URL_ALLOW?: string;
   REPLACE_DEVELOPER_ROLE_WITH_SYSTEM?: string;
   RETURN_TOKEN_ID_INFORMATION?: string;
   SAMPLING_OVERRIDES?: string;
