@@ -27,7 +27,10 @@ export function judgeThrough(binding: ModelRpc | undefined, signal: AbortSignal 
       throw new JudgeError(`the judge call failed: ${printable(error instanceof Error ? error.message : String(error))}`);
     }
     // The proxy's message is sanitized already; a record and a log line get it bounded and printable all the same.
-    if (!result.ok) throw new JudgeError(`the judge answered ${result.error.status} ${printable(result.error.code, 40)}: ${printable(result.error.message, 300)}`);
+    if (!result.ok) {
+      const { status, code, message } = result.error;
+      throw new JudgeError(`the judge answered ${status} ${printable(code, 40)}: ${printable(message, 300)}`);
+    }
     return result.value;
   };
 }

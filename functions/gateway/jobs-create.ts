@@ -89,7 +89,7 @@ export async function createJob(c: Context<GatewayContext>): Promise<Response> {
   const info = await createJobFromRows(ports, source, {
     ...options,
     environments: ports.config.ENVIRONMENTS,
-    model: modelChoice(c, options),
+    model: modelChoice(c, options, ports.config.POLICY_URL_ALLOW),
     caps: ports.config,
   });
   return c.json(info, 201);

@@ -107,12 +107,20 @@ describe("addresses that are not public", () => {
     expect(nonPublic(parseIp(text)!)).toBe(what);
   });
 
-  it.each(["8.8.8.8", "1.1.1.1", "172.32.0.1", "100.128.0.1", "169.253.255.255", "192.169.0.1", "::ffff:8.8.8.8", "64:ff9b::808:808", "2002:808:808::1", "2606:4700::1111"])(
-    "%s is public",
-    (text) => {
-      expect(nonPublic(parseIp(text)!)).toBeUndefined();
-    },
-  );
+  it.each([
+    "8.8.8.8",
+    "1.1.1.1",
+    "172.32.0.1",
+    "100.128.0.1",
+    "169.253.255.255",
+    "192.169.0.1",
+    "::ffff:8.8.8.8",
+    "64:ff9b::808:808",
+    "2002:808:808::1",
+    "2606:4700::1111",
+  ])("%s is public", (text) => {
+    expect(nonPublic(parseIp(text)!)).toBeUndefined();
+  });
 
   it("names that are never a model server, without resolving them", () => {
     expect(reservedName("metadata.google.internal")).toBe("a cloud metadata");

@@ -82,7 +82,9 @@ describe("outboundFetch", () => {
     const allow = policy(`127.0.0.1:${redirector.port}`);
     const before = target.connections;
     for (const location of [`http://127.0.0.1:${target.port}/v1`, `http://0x7f000001:${target.port}/v1`, `http://localhost:${target.port}/v1`]) {
-      const message = await refusal(outboundFetch(allow, `http://127.0.0.1:${redirector.port}/v1?to=${encodeURIComponent(location)}`, { method: "POST" }, "upstream #0"));
+      const message = await refusal(
+        outboundFetch(allow, `http://127.0.0.1:${redirector.port}/v1?to=${encodeURIComponent(location)}`, { method: "POST" }, "upstream #0"),
+      );
       expect(message).toBe("403 policy_url_not_allowed: upstream #0 redirected to a URL that is not allowed (POLICY_URL_ALLOW, address policy)");
     }
     expect(target.connections).toBe(before);
@@ -128,7 +130,13 @@ describe("resolvers", () => {
   it("DNS over HTTPS: A and AAAA asked with the JSON API, CNAMEs skipped, NXDOMAIN is no address, other failures throw", async () => {
     const asked: string[] = [];
     const answers: Record<string, unknown> = {
-      A: { Status: 0, Answer: [{ type: 5, data: "alias.example." }, { type: 1, data: "93.184.216.34" }] },
+      A: {
+        Status: 0,
+        Answer: [
+          { type: 5, data: "alias.example." },
+          { type: 1, data: "93.184.216.34" },
+        ],
+      },
       AAAA: { Status: 0, Answer: [{ type: 28, data: "2606:2800:220:1::" }] },
     };
     const fake = (async (input: string | URL | Request, init?: RequestInit) => {

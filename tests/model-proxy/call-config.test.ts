@@ -48,7 +48,9 @@ describe("callConfig", () => {
       /the host "trainer:9100" is not allowed \(no caller-chosen URL is allowed on this deployment\).*POLICY_URL_ALLOW/,
     );
     const wildcard = readConfig({ ...vars, POLICY_URL_ALLOW: "*" });
-    expect(() => callConfig(wildcard, { policy: { baseUrls: ["http://0x7f000001:9100/v1"], model: "m" } })).toThrow(/"127\.0\.0\.1:9100" is a loopback address/);
+    expect(() => callConfig(wildcard, { policy: { baseUrls: ["http://0x7f000001:9100/v1"], model: "m" } })).toThrow(
+      /"127\.0\.0\.1:9100" is a loopback address/,
+    );
     expect(() => callConfig(base, { policy: { baseUrls: ["http://127.0.0.1:10/v1"], model: "m" } })).toThrow(/"127\.0\.0\.1:10" is not allowed/);
   });
 
