@@ -1,6 +1,7 @@
 // The address policy (http/outbound/address.ts, allow.ts): every spelling of a loopback, private, link-local or metadata
 // address refused, public ones and an exactly named literal let through; names checked without connecting anywhere.
 import { describe, expect, it } from "vitest";
+import { GatewayVars, ModelProxyVars, parseVars } from "../../contracts/config.js";
 import { PolicyUrlAllow } from "../../contracts/outbound.js";
 import { formatIp, nonPublic, parseIp, parseIpv4, parseIpv6, reservedName } from "../../http/outbound/address.js";
 import { checkPolicyUrl } from "../../http/outbound/allow.js";
@@ -232,5 +233,13 @@ describe("POLICY_URL_ALLOW", () => {
     const parsed = PolicyUrlAllow.safeParse(text);
     expect(parsed.success).toBe(false);
     expect(parsed.error?.issues.map((issue) => issue.message).join("; ")).toMatch(message);
+  });
+
+  it("a bad entry stops the gateway and the model proxy at start-up, naming the variable and the entry", () => {
+    const gateway = { ENVIRONMENTS: "", API_TOKENS: "", POLICY_URL_ALLOW: "vllm.example.com,http://x/v1" };
+    expect(() => parseVars(GatewayVars, gateway, "gateway")).toThrow(/^gateway: POLICY_URL_ALLOW entry 2 \("http:\/\/x\/v1"\) must be host\[:port\]/);
+    const proxy = { MODEL_BASE_URL: "http://m/v1", MODEL_NAME: "m", POLICY_URL_ALLOW: "*.:1" };
+    expect(() => parseVars(ModelProxyVars, proxy, "model proxy")).toThrow(/^model proxy: POLICY_URL_ALLOW entry 1 \("\*\.:1"\)/);
+    expect(parseVars(GatewayVars, { ENVIRONMENTS: "", API_TOKENS: "" }, "gateway").POLICY_URL_ALLOW).toEqual([]);
   });
 });

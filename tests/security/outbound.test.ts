@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Local } from "../../local/emulation.js";
+import { LOCAL_POLICY_URL_ALLOW, type Local, policyUrlAllowLine } from "../../local/emulation.js";
 import { fixtureRows } from "../helpers/fixtures.js";
 import { jobLines, waitForJob } from "../helpers/jobs.js";
 import { gatewayFetch, postJson, startTestLocal } from "../helpers/local.js";
@@ -87,6 +87,17 @@ async function jobCount(): Promise<number> {
   const body = (await (await gatewayFetch(`${local.url}/v1/jobs?limit=1000`)).json()) as { data: unknown[] };
   return body.data.length;
 }
+
+describe("the allow-list of a local run", () => {
+  it("is the one set, else loopback, and the line a local run prints says which", () => {
+    expect(local.policyUrlAllow).toBe(`127.0.0.1:${upstream.port},localhost:${trap.port}`);
+    expect(LOCAL_POLICY_URL_ALLOW).toBe("127.0.0.1,localhost,[::1]");
+    expect(policyUrlAllowLine(LOCAL_POLICY_URL_ALLOW)).toBe(
+      "policy_base_url hosts allowed (POLICY_URL_ALLOW): 127.0.0.1,localhost,[::1] (the local default: loopback)\n",
+    );
+    expect(policyUrlAllowLine("")).toBe("policy_base_url hosts allowed (POLICY_URL_ALLOW): none\n");
+  });
+});
 
 describe("a caller's policy_base_url", () => {
   it("in 13 loopback spellings is refused on /run and POST /v1/jobs with 403 naming only the host; nothing queued, no connection", async () => {
