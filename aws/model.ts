@@ -2,15 +2,19 @@
 // retries, several upstreams) called directly, without a model-proxy Worker between the agent and vLLM.
 import { ModelProxyVars } from "../contracts/config.js";
 import type { ModelRpc } from "../contracts/rpc.js";
+import { callConfig } from "../functions/model-proxy/call-config.js";
 import { readConfig } from "../functions/model-proxy/config.js";
 import { respondTurn } from "../functions/model-proxy/turn.js";
 import { rpcError } from "../http/errors.js";
+import { osResolver } from "../local/resolver.js";
 
 type Vars = Record<string, string | undefined>;
 
 /**
  * A model from the model proxy's variables (MODEL_BASE_URLS or MODEL_BASE_URL, MODEL_NAME, MODEL_API_KEY, and the rest of
  * its settings). The configuration is checked here, at start-up, so a worker with no model says so before it takes work.
+ * A job's own policy model (its manifest's) is called as on Cloudflare: its URLs checked against POLICY_URL_ALLOW, and
+ * each name resolved by the OS and checked before every connection.
  */
 export function inProcessModel(vars: Vars): ModelRpc {
   const config = readConfig(vars);
@@ -18,7 +22,7 @@ export function inProcessModel(vars: Vars): ModelRpc {
     async respond(params, options = {}) {
       try {
         const signal = options.timeoutMs ? AbortSignal.timeout(options.timeoutMs) : undefined;
-        const { response } = await respondTurn(config, params, {
+        const { response } = await respondTurn(callConfig(config, options, osResolver), params, {
           ...(options.sessionId ? { sessionId: options.sessionId } : {}),
           ...(signal ? { signal } : {}),
         });
@@ -44,6 +48,7 @@ export function policyVars(env: Vars): Vars {
     MODEL_NAME: first(env.MODEL_NAME, env.EDGEGYM_MODEL),
     MODEL_API_KEY: first(env.MODEL_API_KEY, env.EDGEGYM_MODEL_API_KEY),
     RETURN_TOKEN_ID_INFORMATION: first(env.RETURN_TOKEN_ID_INFORMATION, env.EDGEGYM_RETURN_TOKEN_ID_INFORMATION),
+    POLICY_URL_ALLOW: first(env.POLICY_URL_ALLOW, env.EDGEGYM_POLICY_URL_ALLOW),
   };
 }
 

@@ -1,5 +1,6 @@
 // Each Worker's variables as a zod schema: parsed once per isolate into a typed config, a bad value named at start-up.
 import { z } from "zod";
+import { PolicyUrlAllow } from "./outbound.js";
 import { ApiTokens } from "./tokens.js";
 import { TenantQuotasVar } from "./quotas.js";
 
@@ -109,6 +110,8 @@ export const GatewayVars = z.object({
   RUN_TIMEOUT_MS: integer(1, 960_000),
   /** "false": no request log line (the gateway's access log) per request. */
   LOG_REQUESTS: flag(true),
+  /** The hosts a caller's policy_base_url may name (`host[:port]`, `*.domain`); none by default (contracts/outbound.ts). */
+  POLICY_URL_ALLOW: PolicyUrlAllow,
   LOG_LEVEL: logLevel,
 });
 export type GatewayConfig = z.output<typeof GatewayVars>;
@@ -166,6 +169,8 @@ export const ModelProxyVars = z.object({
   EXTRA_BODY: jsonObject(),
   /** JSON object of sampling params forced onto every upstream body, over what the caller sent (on-policy sampling). */
   SAMPLING_OVERRIDES: jsonObject(),
+  /** The gateway's POLICY_URL_ALLOW, checked again (with every resolved address and redirect) before each connection. */
+  POLICY_URL_ALLOW: PolicyUrlAllow,
   LOG_LEVEL: logLevel,
 });
 export type ModelProxyVarsOutput = z.output<typeof ModelProxyVars>;

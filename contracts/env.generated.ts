@@ -31,6 +31,7 @@ export interface GatewayEnv extends EnvironmentServices {
   MAX_NUM_REPEATS?: string;
   MAX_UPLOAD_BYTES?: string;
   MIN_UPLOAD_BYTES_PER_SECOND?: string;
+  POLICY_URL_ALLOW?: string;
   RATE_LIMIT_BURST?: string;
   RATE_LIMIT_PER_SECOND?: string;
   RUN_TIMEOUT_MS?: string;
@@ -73,6 +74,7 @@ export interface ModelProxyEnv {
   MODEL_RETRY_MAX_MS?: string;
   MODEL_TIMEOUT_MS?: string;
   MODEL_UNHEALTHY_MS?: string;
+  POLICY_URL_ALLOW?: string;
   REPLACE_DEVELOPER_ROLE_WITH_SYSTEM?: string;
   RETURN_TOKEN_ID_INFORMATION?: string;
   SAMPLING_OVERRIDES?: string;

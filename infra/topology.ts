@@ -124,6 +124,8 @@ export function topology(options: TopologyOptions): WorkerSpec[] {
         MODEL_BASE_URL: options.modelBaseUrl,
         ...(options.modelBaseUrls && options.modelBaseUrls.length > 1 ? { MODEL_BASE_URLS: options.modelBaseUrls.join(",") } : {}),
         MODEL_NAME: options.modelName,
+        // The gateway's allow-list for callers' policy URLs: the proxy checks them again before each connection.
+        ...(options.vars?.gateway?.POLICY_URL_ALLOW ? { POLICY_URL_ALLOW: options.vars.gateway.POLICY_URL_ALLOW } : {}),
         ...options.vars?.modelProxy,
       },
       durableObjects: {},

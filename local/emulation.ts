@@ -1,7 +1,7 @@
 // Local emulation: every Worker, Durable Object and binding in Miniflare (workerd), plus the vLLM simulator by default.
 import path from "node:path";
 import { devToken, sessionSecret } from "./secrets.js";
-import { Log, LogLevel, Miniflare, type WorkerOptions } from "miniflare";
+import { Log, LogLevel, Miniflare, Response as MiniflareResponse, type WorkerOptions } from "miniflare";
 import { type LOG_LEVELS, parseVars, WORKER_VARS } from "../contracts/config.js";
 import { WORKERS } from "../contracts/names.js";
 import { allows, parseApiTokens } from "../contracts/tokens.js";
@@ -11,9 +11,23 @@ import { buildWorkers, type Bundle } from "./build.js";
 import { discoverEnvironments } from "./environments.js";
 import { captureRuntimeOutput, sessionLogFile } from "./logs.js";
 import { PROJECT_ROOT, STATE_DIR } from "./paths.js";
+import { resolveRequest } from "./resolver.js";
+import { DNS_RESOLVER_BINDING } from "../functions/model-proxy/resolver.js";
 import { holdState } from "./state-lock.js";
 import { type Recovered, resumeRunningJobs } from "./recover.js";
 import { startSimulator, type Simulator, type SimulatorOptions } from "./simulator/server.js";
+
+/**
+ * POLICY_URL_ALLOW of a local run unless set (`vars.gateway.POLICY_URL_ALLOW`, EDGEGYM_POLICY_URL_ALLOW; "" allows none):
+ * loopback on any port, so a policy_base_url may name the simulator or a vLLM on this machine. A deployment allows none.
+ */
+export const LOCAL_POLICY_URL_ALLOW = "127.0.0.1,localhost,[::1]";
+
+/** The line a local run prints about it. */
+export function policyUrlAllowLine(value: string): string {
+  const shown = value.trim() ? value : "none";
+  return `policy_base_url hosts allowed (POLICY_URL_ALLOW): ${shown}${value === LOCAL_POLICY_URL_ALLOW ? " (the local default: loopback)" : ""}\n`;
+}
 
 export interface LocalOptions {
   /** Gateway port on 127.0.0.1; 0 picks a free one. Default 8787. */
@@ -69,6 +83,8 @@ export interface Local {
   recovered: Recovered;
   /** The file Worker logs go to, if any. */
   logFile?: string;
+  /** The POLICY_URL_ALLOW this run uses (LOCAL_POLICY_URL_ALLOW unless set). */
+  policyUrlAllow: string;
   stop(): Promise<void>;
 }
 
@@ -124,6 +140,16 @@ export function workerOptions(spec: WorkerSpec, bundle: Bundle, secrets: Record<
   };
 }
 
+/** The model proxies resolve a caller's host names through the OS (Node's dns.lookup), as a deployment does through DNS over HTTPS. */
+function withResolver(spec: WorkerSpec, options: WorkerOptions): WorkerOptions {
+  if (spec.kind !== "modelProxy" && spec.kind !== "judgeProxy") return options;
+  const resolver = async (request: { url: string }) => {
+    const { status, body } = await resolveRequest(request.url);
+    return new MiniflareResponse(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+  };
+  return { ...options, serviceBindings: { ...options.serviceBindings, [DNS_RESOLVER_BINDING]: resolver } };
+}
+
 /**
  * The token this run uses on the gateway's jobs routes itself (resuming the running jobs): its dev token, else an admin
  * one (it sees every tenant's jobs), else the first with the jobs scope (which sees only its own name's).
@@ -152,6 +178,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<Local> {
   const modelBaseUrl = external?.[0] ?? `${simulator!.url}/v1`;
   const modelName = options.model ?? (simulator ? simulator.model : "default");
   const givenTokens = options.apiTokens ?? options.vars?.gateway?.API_TOKENS;
+  const policyUrlAllow = options.vars?.gateway?.POLICY_URL_ALLOW ?? LOCAL_POLICY_URL_ALLOW;
   const token = givenTokens === undefined ? devToken() : undefined;
   let output: ReturnType<typeof captureRuntimeOutput> | undefined;
   try {
@@ -162,7 +189,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<Local> {
       modelName,
       judgeBaseUrl: options.judgeUrl,
       judgeModelName: options.judgeModel ?? (options.judgeUrl ? undefined : modelName),
-      vars: options.vars,
+      vars: { ...options.vars, gateway: { ...options.vars?.gateway, POLICY_URL_ALLOW: policyUrlAllow } },
     });
     for (const spec of specs) {
       if (options.logLevel) spec.vars.LOG_LEVEL = options.logLevel;
@@ -190,7 +217,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<Local> {
     const logFile = logDir === false ? undefined : sessionLogFile(logDir);
     output = captureRuntimeOutput({ file: logFile, echo: options.logs?.echo });
     const miniflare = new Miniflare({
-      workers: specs.map((spec) => workerOptions(spec, bundles.get(spec.name)!, secrets(spec.name))),
+      workers: specs.map((spec) => withResolver(spec, workerOptions(spec, bundles.get(spec.name)!, secrets(spec.name)))),
       host: "127.0.0.1",
       // No fetch of the Request.cf object from Cloudflare: this runs offline.
       cf: false,
@@ -228,6 +255,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<Local> {
       ...(token ? { token } : {}),
       recovered,
       ...(logFile ? { logFile } : {}),
+      policyUrlAllow,
       async stop() {
         await miniflare.dispose();
         await simulator?.close();

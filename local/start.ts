@@ -7,7 +7,7 @@ import { formatProblem } from "./cli/dataset.js";
 import { GatewayClient } from "./cli/gateway-client.js";
 import { progressBar } from "./cli/progress.js";
 import { summaryTable, type TableColumn } from "./cli/table.js";
-import { modelFromEnv, startLocal } from "./emulation.js";
+import { modelFromEnv, policyUrlAllowLine, startLocal } from "./emulation.js";
 import { exampleDataset } from "./environments.js";
 import { localAuth, tokenForLocal } from "./cli/token.js";
 import { PROJECT_ROOT } from "./paths.js";
@@ -24,6 +24,7 @@ const columns: TableColumn[] = [];
 try {
   process.stderr.write(`gateway at ${local.url}\ndashboard at ${local.url}/ (the jobs below appear there while this runs)\n`);
   if (local.token) process.stderr.write(`dev token (this run only): ${local.token}\n`);
+  process.stderr.write(policyUrlAllowLine(local.policyUrlAllow));
   const client = new GatewayClient(local.url, tokenForLocal(local, process.env.EDGEGYM_TOKEN));
   for (const environment of local.environments) {
     const input = exampleDataset(environment);

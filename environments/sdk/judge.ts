@@ -1,5 +1,6 @@
 // LLM-as-judge calls from an environment, through the judge's model proxy (RPC), with NeMo Gym's failure rule.
 import { type ModelRpc, within } from "../../contracts/rpc.js";
+import { printable } from "../../http/outbound/reason.js";
 import type { Response as ModelResponse, ResponsesCreateParams } from "../../protocol/index.js";
 
 /** A judge call failed (transport, timeout, auth, HTTP status): the rollout is `judge_failed`, not wrong. */
@@ -23,9 +24,13 @@ export function judgeThrough(binding: ModelRpc | undefined, signal: AbortSignal 
     try {
       result = await within(binding.respond(params, { timeoutMs: JUDGE_TIMEOUT_MS }), deadline, "the judge");
     } catch (error) {
-      throw new JudgeError(`the judge call failed: ${error instanceof Error ? error.message : String(error)}`);
+      throw new JudgeError(`the judge call failed: ${printable(error instanceof Error ? error.message : String(error))}`);
     }
-    if (!result.ok) throw new JudgeError(`the judge answered ${result.error.status}: ${result.error.message.slice(0, 500)}`);
+    // The proxy's message is sanitized already; a record and a log line get it bounded and printable all the same.
+    if (!result.ok) {
+      const { status, code, message } = result.error;
+      throw new JudgeError(`the judge answered ${status} ${printable(code, 40)}: ${printable(message, 300)}`);
+    }
     return result.value;
   };
 }

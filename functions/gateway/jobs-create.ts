@@ -96,7 +96,7 @@ export async function createJob(c: Context<GatewayContext>): Promise<Response> {
     owner: callerOf(c).name,
     ...(admit ? { admit } : {}),
     environments: ports.config.ENVIRONMENTS,
-    model: modelChoice(c, options),
+    model: modelChoice(c, options, ports.config.POLICY_URL_ALLOW),
     caps: ports.config,
   });
   return c.json(info, 201);

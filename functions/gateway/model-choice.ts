@@ -2,7 +2,9 @@
 import type { Context } from "hono";
 import { z } from "zod";
 import type { ModelChoice } from "../../contracts/rpc.js";
+import type { AllowRule } from "../../contracts/outbound.js";
 import { allows, type Scope } from "../../contracts/tokens.js";
+import { checkPolicyUrl } from "../../http/outbound/allow.js";
 import type { GatewayContext } from "./caller.js";
 import { EdgegymError } from "../../protocol/index.js";
 
@@ -36,8 +38,11 @@ function mayNameModel(c: Context<GatewayContext>): boolean {
   return caller === undefined || allows(caller.scopes, MODEL_SCOPE);
 }
 
-/** The model choice the fields ask for; naming the policy model needs the `model` scope. */
-export function modelChoice(c: Context<GatewayContext>, fields: ModelFields): ModelChoice {
+/**
+ * The model choice the fields ask for; naming the policy model needs the `model` scope, and each policy URL must be
+ * allowed by POLICY_URL_ALLOW and the address policy (403 `policy_url_not_allowed`), before anything is queued or called.
+ */
+export function modelChoice(c: Context<GatewayContext>, fields: ModelFields, allow: readonly AllowRule[]): ModelChoice {
   const { policy_base_url: baseUrls, policy_model_name: model, return_token_ids: returnTokenIds } = fields;
   const choice: ModelChoice = returnTokenIds === undefined ? {} : { returnTokenIds };
   if (!baseUrls && !model) return choice;
@@ -47,5 +52,6 @@ export function modelChoice(c: Context<GatewayContext>, fields: ModelFields): Mo
   if (!mayNameModel(c)) {
     throw new EdgegymError(403, "forbidden", `naming the policy model needs a token with the "${MODEL_SCOPE}" scope`);
   }
+  for (const url of baseUrls ?? []) checkPolicyUrl(allow, url);
   return { ...choice, policy: { ...(baseUrls ? { baseUrls } : {}), ...(model ? { model } : {}) } };
 }

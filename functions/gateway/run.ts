@@ -69,7 +69,7 @@ export async function run(c: Context<GatewayContext>): Promise<Response> {
   const query = parseOr400(RunQuery, c.req.query(), "run query");
   const row = parseOr400(RunRow, await readJson(c), "dataset row");
   const environment = query.environment ?? c.req.header(ENVIRONMENT_HEADER);
-  const choice = modelChoice(c, query);
+  const choice = modelChoice(c, query, gatewayPorts(c.env).config.POLICY_URL_ALLOW);
   const options = {
     ...(environment ? { environment } : {}),
     ...(query.max_steps ? { maxSteps: query.max_steps } : {}),

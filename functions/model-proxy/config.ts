@@ -3,6 +3,8 @@ import { EdgegymError } from "../../protocol/index.js";
 import { ConfigError, ModelProxyVars, type ModelProxyVarsOutput, parseVars } from "../../contracts/config.js";
 import { type Logger, logLevelOf, workerLogger } from "../../http/log.js";
 import type { ModelProxyEnv } from "../../contracts/env.generated.js";
+import type { AllowRule } from "../../contracts/outbound.js";
+import type { OutboundPolicy } from "../../http/outbound/fetch.js";
 
 export type JsonObject = Record<string, unknown>;
 
@@ -24,6 +26,10 @@ export interface ProxyConfig {
   samplingOverrides?: JsonObject;
   /** A caller's own upstreams (for one call): their health is not recorded in the isolate's shared pool state. */
   isolated?: boolean;
+  /** POLICY_URL_ALLOW: the hosts a caller's policy URL may name (none when unset). */
+  policyAllow: AllowRule[];
+  /** For a caller's own upstreams: every connection (and redirect) checked against the allow-list and the address policy. */
+  outbound?: OutboundPolicy;
 }
 
 export const DEFAULTS = {
@@ -73,6 +79,7 @@ export function readConfig(env: Partial<Record<keyof ModelProxyEnv, string>>): P
     chatTemplateKwargs: vars.CHAT_TEMPLATE_KWARGS,
     extraBody: vars.EXTRA_BODY,
     samplingOverrides: vars.SAMPLING_OVERRIDES,
+    policyAllow: vars.POLICY_URL_ALLOW,
   };
 }
 

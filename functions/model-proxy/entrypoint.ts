@@ -7,6 +7,7 @@ import type { ResponsesCreateParams, Response as ResponsesResponse } from "../..
 import { app } from "./app.js";
 import { callConfig } from "./call-config.js";
 import { proxyConfig, proxyLog } from "./config.js";
+import { resolverFor } from "./resolver.js";
 import { respondTurn } from "./turn.js";
 
 export class ModelEntrypoint extends WorkerEntrypoint<ModelProxyEnv> implements ModelRpc {
@@ -19,7 +20,7 @@ export class ModelEntrypoint extends WorkerEntrypoint<ModelProxyEnv> implements 
     const started = Date.now();
     try {
       // The caller's policy model and token choice, for this call only.
-      const config = callConfig(proxyConfig(this.env), options);
+      const config = callConfig(proxyConfig(this.env), options, resolverFor(this.env));
       // The caller's time as a deadline, not a signal: the attempt's own timer enforces it.
       const context = {
         ...(options.sessionId ? { sessionId: options.sessionId } : {}),

@@ -1,10 +1,11 @@
 // One upstream call, bounded: a timeout per attempt, a fixed attempt budget, backoff with jitter, failover across the pool.
 import type { Logger } from "../../http/log.js";
+import { outboundFetch } from "../../http/outbound/fetch.js";
+import { printable, upstreamReason } from "../../http/outbound/reason.js";
 import { EdgegymError } from "../../protocol/index.js";
 import type { ProxyConfig } from "./config.js";
 import { redact, upstreamName } from "./redact.js";
 import { candidates, pick, recordFailure, recordSuccess } from "./upstream.js";
-import { isRecord } from "./wire.js";
 
 export interface UpstreamCall<T> {
   /** Path under the base URL ("/chat/completions"), or from the server root when `root` is set (vLLM's /tokenize). */
@@ -23,7 +24,7 @@ export interface UpstreamCall<T> {
   accept: (json: unknown) => T;
   /** NeMo Gym's rule: a context-length 400 is an answer (an empty, incomplete turn), not a failure. */
   contextLengthIsAnswer?: boolean;
-  /** Where each failed attempt is logged (its upstream's host only: a URL may hold credentials). */
+  /** Where each failed attempt is logged (its upstream by position in the pool, never its address). */
   log?: Logger;
 }
 
@@ -48,31 +49,16 @@ interface Failure {
   retryAfterMs?: number;
 }
 
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    // Not a URL (the config check makes this unlikely): its text says nothing secret once the scheme is gone.
-    return url.replace(/^\w+:\/\/[^@/]*@/, "");
-  }
-}
-
 function upstreamUrl(base: string, call: UpstreamCall<unknown>): string {
   return `${call.root ? base.replace(/\/v1$/, "") : base}${call.path}`;
 }
 
-/** The message inside vLLM's (or OpenAI's) error envelope, or the start of the body. */
-export function errorMessage(text: string): string {
-  try {
-    const body: unknown = JSON.parse(text);
-    if (isRecord(body)) {
-      const error = isRecord(body.error) ? body.error : body;
-      if (typeof error.message === "string") return error.message.slice(0, 500);
-    }
-  } catch {
-    // Not JSON: the text itself says what happened.
-  }
-  return text.slice(0, 500);
+/**
+ * An error body as a short sanitized reason (its envelope's message, control characters out, ~200 characters), never the
+ * body itself; the pool's addresses are replaced by their names first, so a cut never leaves half of one.
+ */
+export function errorMessage(config: Pick<ProxyConfig, "upstreams">, text: string): string {
+  return upstreamReason(redact(config, text));
 }
 
 function retryAfter(response: Response): number | undefined {
@@ -109,7 +95,7 @@ function aborted(): EdgegymError {
 
 /** A final, non-retryable answer from the upstream, as our envelope (naming the upstream by its index, never its URL). */
 function refusal(config: ProxyConfig, base: string, status: number, text: string): EdgegymError {
-  const detail = redact(config, errorMessage(text));
+  const detail = errorMessage(config, text);
   const url = upstreamName(config, base);
   if (status === 401 || status === 403) {
     return new EdgegymError(
@@ -142,17 +128,23 @@ async function attempt<T>(config: ProxyConfig, base: string, call: UpstreamCall<
   let response: Response;
   let text: string;
   try {
-    response = await fetch(upstreamUrl(base, call), {
+    const init: RequestInit = {
       method: call.method,
       headers: { "content-type": "application/json", ...(config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {}) },
       ...(call.body !== undefined ? { body: call.body } : {}),
       signal,
-    });
+    };
+    // A caller's own URL: checked (allow-list, resolved addresses) before every connection, redirects included.
+    const url = upstreamUrl(base, call);
+    response = config.outbound ? await outboundFetch(config.outbound, url, init, `the policy model (${upstreamName(config, base)})`) : await fetch(url, init);
     text = await response.text();
   } catch (error) {
+    if (error instanceof EdgegymError) throw error;
     if (callerGone(call)) throw aborted();
     if (timeout.aborted) return { failure: { kind: "connection", timeout: true, describe: `no answer within ${config.timeoutMs} ms` } };
-    return { failure: { kind: "connection", describe: `connection failed: ${redact(config, error instanceof Error ? error.message : String(error))}` } };
+    return {
+      failure: { kind: "connection", describe: `connection failed: ${printable(redact(config, error instanceof Error ? error.message : String(error)))}` },
+    };
   }
   if (response.ok) {
     try {
@@ -165,13 +157,13 @@ async function attempt<T>(config: ProxyConfig, base: string, call: UpstreamCall<
   }
   const status = response.status;
   if (call.contextLengthIsAnswer && status === 400 && (text.includes("context length") || text.includes("max_tokens"))) {
-    return { contextLength: errorMessage(text) };
+    return { contextLength: errorMessage(config, text) };
   }
   if (!RETRY_STATUSES.has(status)) throw refusal(config, base, status, text);
   return {
     failure: {
       kind: CONNECTION_STATUSES.has(status) ? "connection" : "soft",
-      describe: `HTTP ${status}: ${redact(config, errorMessage(text))}`,
+      describe: `HTTP ${status}: ${errorMessage(config, text)}`,
       retryAfterMs: retryAfter(response),
     },
   };
@@ -205,7 +197,7 @@ export async function callUpstream<T>(config: ProxyConfig, call: UpstreamCall<T>
     if ("contextLength" in result) return { kind: "context_length", message: result.contextLength, upstream: url, attempts: n };
     last = { url, failure: result.failure };
     call.log?.warn("model attempt failed", {
-      upstream: hostOf(url),
+      upstream: upstreamName(config, url),
       attempt: n,
       of: config.maxAttempts,
       outcome: result.failure.timeout ? "timeout" : result.failure.kind,

@@ -1,7 +1,7 @@
 // The edgegym command line: collect rollouts (through the queues, or --direct through /run), manage jobs, run locally.
 import path from "node:path";
 import { Command } from "commander";
-import { modelFromEnv, startLocal } from "../emulation.js";
+import { modelFromEnv, policyUrlAllowLine, startLocal } from "../emulation.js";
 import { discoverEnvironments } from "../environments.js";
 import { STATE_DIR, shownPath } from "../paths.js";
 import { awsCommand } from "./aws-command.js";
@@ -62,6 +62,7 @@ program
     process.stdout.write(
       `edgegym gateway: ${local.url}\ndashboard: ${local.url}/\nmodel: ${local.modelBaseUrl}\nenvironments: ${local.environments.join(", ")}\n`,
     );
+    process.stdout.write(policyUrlAllowLine(local.policyUrlAllow));
     // A token made up for this run is shown once and saved where the CLI finds it (`edgegym jobs …` without --token).
     const token = local.token;
     if (token) {

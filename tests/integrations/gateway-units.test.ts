@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { onError } from "../../http/errors.js";
 import { advertisedAddress } from "../../functions/gateway/nemo-gym.js";
 import { ModelFields, modelChoice } from "../../functions/gateway/model-choice.js";
+import { PolicyUrlAllow } from "../../contracts/outbound.js";
 
 describe("advertisedAddress", () => {
   it("is the address NeMo Gym's client reached, or the one a forwarder names", () => {
@@ -18,14 +19,14 @@ describe("advertisedAddress", () => {
 });
 
 /** An app whose (stand-in) auth middleware records the caller and its token's scopes, as the gateway's token check does. */
-function appWithScopes(scopes: Scope[] | undefined) {
+function appWithScopes(scopes: Scope[] | undefined, allow = "trainer") {
   const app = new Hono<GatewayContext>();
   app.onError(onError);
   app.use(async (c, next) => {
     if (scopes) c.set("caller", { name: "trainer", scopes });
     await next();
   });
-  app.get("/", (c) => c.json(modelChoice(c, ModelFields.parse(c.req.query()))));
+  app.get("/", (c) => c.json(modelChoice(c, ModelFields.parse(c.req.query()), PolicyUrlAllow.parse(allow))));
   return app;
 }
 
@@ -44,6 +45,22 @@ describe("modelChoice", () => {
     expect((await appWithScopes(["run"]).request(`/${query}`)).status).toBe(403);
     expect((await appWithScopes(["run", "model"]).request(`/${query}`)).status).toBe(200);
     expect(await (await appWithScopes(["run"]).request("/?return_token_ids=1")).json()).toEqual({ returnTokenIds: true });
+  });
+
+  it("refuses a base URL whose host POLICY_URL_ALLOW does not name (none by default) with 403, naming only the host", async () => {
+    for (const [allow, why] of [
+      ["", "no caller-chosen URL is allowed on this deployment"],
+      ["trainer:9100", "it is not in the list"],
+    ]) {
+      const answer = await appWithScopes(["run", "model"], allow).request(`/${query}`);
+      expect(answer.status).toBe(403);
+      const body = (await answer.json()) as { error: { code: string; message: string; issues: unknown } };
+      expect(body.error.code).toBe("policy_url_not_allowed");
+      expect(body.error.message).toContain(`the host "trainer:${allow ? 9101 : 9100}" is not allowed (${why})`);
+      expect(body.error.message).toContain("POLICY_URL_ALLOW");
+      expect(body.error.message).not.toContain("/v1");
+      expect(body.error.issues).toEqual([{ path: ["policy_base_url"], message: expect.stringContaining("is not allowed") }]);
+    }
   });
 
   it("refuses a base URL without its model name, and one that is not http(s)", async () => {

@@ -5,7 +5,9 @@ import { readConfig } from "../../functions/model-proxy/config.js";
 import { callUpstream } from "../../functions/model-proxy/retry.js";
 import { poolHealth } from "../../functions/model-proxy/upstream.js";
 
-const base = readConfig({ MODEL_BASE_URL: "http://configured:8000/v1", MODEL_NAME: "configured-model", MODEL_API_KEY: "the-operators-key" });
+const vars = { MODEL_BASE_URL: "http://configured:8000/v1", MODEL_NAME: "configured-model", MODEL_API_KEY: "the-operators-key" };
+// The callers' hosts these tests name are allowed; the last test shows the default, which allows none.
+const base = readConfig({ ...vars, POLICY_URL_ALLOW: "trainer,127.0.0.1:9" });
 
 describe("callConfig", () => {
   it("is the proxy's own config when the caller names nothing", () => {
@@ -37,6 +39,19 @@ describe("callConfig", () => {
   it("refuses a URL that is not http(s) and a URL without its model name", () => {
     expect(() => callConfig(base, { policy: { baseUrls: ["file:///etc/passwd"], model: "m" } })).toThrow(/not an http\(s\) URL/);
     expect(() => callConfig(base, { policy: { baseUrls: ["http://trainer:9100/v1"] } })).toThrow(/needs the model name/);
+  });
+
+  it("refuses a caller's URL that POLICY_URL_ALLOW does not name (none by default), and a private address it names only by wildcard", () => {
+    const strict = readConfig(vars);
+    expect(strict.policyAllow).toEqual([]);
+    expect(() => callConfig(strict, { policy: { baseUrls: ["http://trainer:9100/v1"], model: "m" } })).toThrow(
+      /the host "trainer:9100" is not allowed \(no caller-chosen URL is allowed on this deployment\).*POLICY_URL_ALLOW/,
+    );
+    const wildcard = readConfig({ ...vars, POLICY_URL_ALLOW: "*" });
+    expect(() => callConfig(wildcard, { policy: { baseUrls: ["http://0x7f000001:9100/v1"], model: "m" } })).toThrow(
+      /"127\.0\.0\.1:9100" is a loopback address/,
+    );
+    expect(() => callConfig(base, { policy: { baseUrls: ["http://127.0.0.1:10/v1"], model: "m" } })).toThrow(/"127\.0\.0\.1:10" is not allowed/);
   });
 
   it("a caller's server that fails leaves nothing in the isolate's pool health", async () => {
