@@ -11,7 +11,7 @@ import { PROJECT_ROOT } from "../../local/paths.js";
 import { startTestLocal } from "../helpers/local.js";
 import { exampleRows, MIXED_ENVIRONMENTS, mixedJobRows } from "../helpers/mixed-job.js";
 
-const TOKEN = "dashboard-e2e-token";
+const TOKEN = "dashboard-e2e-token-padded-to-32-characters-or-more";
 const ARTIFACTS = path.join(PROJECT_ROOT, "test-artifacts", "dashboard");
 const IMAGES = path.join(PROJECT_ROOT, "docs", "images");
 const ENVIRONMENTS = [...MIXED_ENVIRONMENTS, "example_single_tool_call"];

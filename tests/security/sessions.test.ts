@@ -95,7 +95,7 @@ describe("sessions behind the gateway (workerd)", () => {
   beforeAll(async () => {
     local = await startTestLocal({
       environments: [STATEFUL, STATELESS],
-      apiTokens: "alice:alice-token-0123456789:run,bob:bob-token-0123456789:run",
+      apiTokens: "alice:alice-token-0123456789-padded-to-32-characters-or-more:run,bob:bob-token-0123456789-padded-to-32-characters-or-more:run",
       // Short-lived sessions, so expiry can be seen.
       vars: { environment: { SESSION_TTL_SECONDS: "2" } },
     });
@@ -104,8 +104,8 @@ describe("sessions behind the gateway (workerd)", () => {
     await local?.stop();
   });
 
-  const alice = { authorization: "Bearer alice-token-0123456789" };
-  const bob = { authorization: "Bearer bob-token-0123456789" };
+  const alice = { authorization: "Bearer alice-token-0123456789-padded-to-32-characters-or-more" };
+  const bob = { authorization: "Bearer bob-token-0123456789-padded-to-32-characters-or-more" };
   const counter = (route: string) => `${local.url}/v1/environments/${STATEFUL}/${route}`;
 
   it('a made-up id (such as "admin") is refused, never taken as a new shared session', async () => {
