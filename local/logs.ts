@@ -1,6 +1,6 @@
 // The local emulation's Worker logs: workerd's output split into our JSON log lines (appended to .edgegym/logs/<session>.jsonl,
 // echoed readably by `edgegym dev`) and anything else (passed through, control characters escaped); and reading them back for `edgegym logs`.
-import { createWriteStream, existsSync, mkdirSync, readdirSync, rmSync, statSync, type WriteStream } from "node:fs";
+import { createWriteStream, existsSync, readdirSync, rmSync, statSync, type WriteStream } from "node:fs";
 import { open } from "node:fs/promises";
 import path from "node:path";
 import { createInterface } from "node:readline";
@@ -8,6 +8,7 @@ import type { Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import { LOG_LEVELS } from "../contracts/config.js";
 import { escapeControl } from "../http/log.js";
+import { PRIVATE_FILE_MODE, tightenTree } from "./private-files.js";
 
 /** A line of ours: the JSON http/log.ts writes. */
 export interface LogRecord {
@@ -55,8 +56,8 @@ export interface CaptureOptions {
 export function captureRuntimeOutput(options: CaptureOptions): { handle: (stdout: Readable, stderr: Readable) => void; close: () => Promise<void> } {
   let sink: WriteStream | undefined;
   if (options.file) {
-    mkdirSync(path.dirname(options.file), { recursive: true });
-    sink = createWriteStream(options.file, { flags: "a" });
+    tightenTree(path.dirname(options.file));
+    sink = createWriteStream(options.file, { flags: "a", mode: PRIVATE_FILE_MODE });
   }
   const onLine = (line: string, stream: NodeJS.WriteStream) => {
     const record = parseLogLine(line);
