@@ -16,12 +16,26 @@ function clientAddress(c: Context<GatewayContext>): string {
   return `login-failures:${(c.req.header("cf-connecting-ip") ?? "unknown").slice(0, 64)}`;
 }
 
+/**
+ * Addresses this isolate found unthrottled, until when: a caller with the right token costs no object call per request
+ * (one a second at most). A failure here forgets the address, so its next attempt asks the object again; a failure in
+ * another isolate is seen here within a second, so a spread-out guesser gains at most one try per isolate.
+ */
+const clean = new Map<string, number>();
+const CLEAN_FOR_MS = 1_000;
+
 /** Runs `check` (the token check, then the route) unless the address is throttled; a refused token is counted. */
 export async function throttleFailures(c: Context<GatewayContext>, check: () => Promise<Response | undefined>): Promise<Response | undefined> {
   // No Authorization header: nothing is compared, nothing to throttle (a plain 401 follows).
   if (!c.req.header("authorization")) return check();
-  const bucket = c.env.RATE_LIMITS.getByName(clientAddress(c));
-  const wait = await bucket.wait(RATE, LOGIN_FAILURES_PER_MINUTE);
+  const address = clientAddress(c);
+  const bucket = c.env.RATE_LIMITS.getByName(address);
+  const known = (clean.get(address) ?? 0) > Date.now();
+  const wait = known ? 0 : await bucket.wait(RATE, LOGIN_FAILURES_PER_MINUTE);
+  if (!known && wait === 0) {
+    if (clean.size > 10_000) clean.clear();
+    clean.set(address, Date.now() + CLEAN_FOR_MS);
+  }
   if (wait > 0) {
     const error = new EdgegymError(
       429,
@@ -34,6 +48,9 @@ export async function throttleFailures(c: Context<GatewayContext>, check: () => 
     return await check();
   } finally {
     // Counted before the 401 leaves, so the next attempt sees it.
-    if (c.get("caller") === undefined) await bucket.take(RATE, LOGIN_FAILURES_PER_MINUTE);
+    if (c.get("caller") === undefined) {
+      clean.delete(address);
+      await bucket.take(RATE, LOGIN_FAILURES_PER_MINUTE);
+    }
   }
 }
