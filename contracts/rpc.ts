@@ -172,6 +172,8 @@ export type SessionNamespace = ObjectNamespace<SessionRpc>;
 /** A token bucket per token name: whether one more request may go now, else how long until it may. */
 export interface RateLimiterRpc {
   take(ratePerSecond: number, burst: number): Promise<{ ok: true } | { ok: false; retryAfterSeconds: number }>;
+  /** Seconds until `take` would succeed, taking nothing: 0 when it would now. */
+  wait(ratePerSecond: number, burst: number): Promise<number>;
 }
 
 /** The deployment's count of /run calls (and job uploads) in flight: a slot, or a refusal at once. */

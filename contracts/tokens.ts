@@ -13,6 +13,9 @@ const TOKEN_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 /** RFC 6750's token68 characters, as hono/bearer-auth accepts them. */
 const TOKEN_VALUE = /^[A-Za-z0-9._~+/-]+=*$/;
 
+/** The shortest token accepted: a guessable one is no secret (32 random base64url characters carry 192 bits). */
+export const MIN_TOKEN_LENGTH = 32;
+
 export interface TokenEntry {
   name: string;
   token: string;
@@ -25,7 +28,7 @@ export class TokenConfigError extends Error {
 }
 
 /**
- * `API_TOKENS`: comma-separated `name:token:scopes` entries, scopes joined by `+` (`trainer:s3cr3t:run+model`).
+ * `API_TOKENS`: comma-separated `name:token:scopes` entries, scopes joined by `+` (`trainer:<32+ characters>:run+model`).
  * Two entries may share a name (the old and the new token while rotating); a token may appear only once.
  */
 export function parseApiTokens(text: string): TokenEntry[] {
@@ -42,6 +45,11 @@ export function parseApiTokens(text: string): TokenEntry[] {
     const [name = "", token = "", scopeText = ""] = fields;
     if (!TOKEN_NAME.test(name)) throw new TokenConfigError(`${where}: the name must be 1-64 of A-Z a-z 0-9 _ . -`);
     if (!TOKEN_VALUE.test(token)) throw new TokenConfigError(`${where} ("${name}"): the token must be made of A-Z a-z 0-9 - . _ ~ + / (then = padding)`);
+    if (token.length < MIN_TOKEN_LENGTH) {
+      throw new TokenConfigError(
+        `${where} ("${name}"): the token is ${token.length} characters; at least ${MIN_TOKEN_LENGTH} are needed (\`npx edgegym token\` makes one)`,
+      );
+    }
     if (seen.has(token)) throw new TokenConfigError(`${where} ("${name}"): the same token appears twice`);
     seen.add(token);
     const scopes = scopeText.split("+").map((scope) => Scope.safeParse(scope.trim()));

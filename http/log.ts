@@ -49,6 +49,19 @@ function clean(value: unknown, depth = 0): unknown {
   return out;
 }
 
+/**
+ * Characters that act on a terminal or bend a line: C0 and C1 controls, DEL, the line and paragraph separators, and the
+ * bidirectional marks and overrides. Text from outside (a path, a header, an upstream's error, a row) may carry any.
+ */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const SHORT_ESCAPES: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+const escapeOne = (char: string) => SHORT_ESCAPES[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`;
+
+/** `text` safe to print on one line of a terminal: every control character written as an escape (`\u001b`, `\n`). */
+export function escapeControl(text: string): string {
+  return text.replace(CONTROL, escapeOne);
+}
+
 /** A log line's JSON: level, worker, msg, then the fields, with secrets redacted and an error reduced to its message. */
 export function formatLine(level: Exclude<LogLevel, "silent">, worker: string, msg: string, fields: LogFields): string {
   const line: Record<string, unknown> = { level, worker, msg: clean(msg), time: new Date().toISOString() };
@@ -61,7 +74,9 @@ export function formatLine(level: Exclude<LogLevel, "silent">, worker: string, m
     }
     line[key] = SECRET_KEY.test(key) ? REDACTED : clean(value);
   }
-  return JSON.stringify(line);
+  // JSON escapes C0 controls itself; the rest (C1, separators, bidi marks) it leaves raw, so they are escaped here the
+  // same way (a reader's JSON.parse gets the very text back).
+  return JSON.stringify(line).replace(CONTROL, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /** Where lines go: console.log, which the Workers runtime turns into its logs. */

@@ -13,6 +13,7 @@ import { captureRuntimeOutput, sessionLogFile } from "./logs.js";
 import { PROJECT_ROOT, STATE_DIR } from "./paths.js";
 import { resolveRequest } from "./resolver.js";
 import { DNS_RESOLVER_BINDING } from "../functions/model-proxy/resolver.js";
+import { privateDir, tightenTree } from "./private-files.js";
 import { holdState } from "./state-lock.js";
 import { type Recovered, resumeRunningJobs } from "./recover.js";
 import { startSimulator, type Simulator, type SimulatorOptions } from "./simulator/server.js";
@@ -168,6 +169,11 @@ export async function startLocal(options: LocalOptions = {}): Promise<Local> {
   const wanted = options.persist === undefined ? path.join(STATE_DIR, "state") : options.persist;
   const state = wanted === false ? undefined : holdState(wanted);
   const persist = state ? state.dir : false;
+  // Its sessions' state, tokens' names and jobs are the user's own: 0700 folders, 0600 files, tightened if found looser.
+  if (persist !== false) {
+    if (path.resolve(persist).startsWith(`${STATE_DIR}${path.sep}`)) privateDir(STATE_DIR);
+    tightenTree(persist);
+  }
   let simulator: Awaited<ReturnType<typeof startSimulator>> | undefined;
   try {
     simulator = external ? undefined : await startSimulator(options.simulator);

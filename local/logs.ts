@@ -1,12 +1,14 @@
 // The local emulation's Worker logs: workerd's output split into our JSON log lines (appended to .edgegym/logs/<session>.jsonl,
-// echoed readably by `edgegym dev`) and anything else (passed through); and reading them back for `edgegym logs`.
-import { createWriteStream, existsSync, mkdirSync, readdirSync, rmSync, statSync, type WriteStream } from "node:fs";
+// echoed readably by `edgegym dev`) and anything else (passed through, control characters escaped); and reading them back for `edgegym logs`.
+import { createWriteStream, existsSync, readdirSync, rmSync, statSync, type WriteStream } from "node:fs";
 import { open } from "node:fs/promises";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import { LOG_LEVELS } from "../contracts/config.js";
+import { escapeControl } from "../http/log.js";
+import { PRIVATE_FILE_MODE, tightenTree } from "./private-files.js";
 
 /** A line of ours: the JSON http/log.ts writes. */
 export interface LogRecord {
@@ -30,14 +32,17 @@ export function parseLogLine(line: string): LogRecord | null {
 
 const SHOWN_FIRST = new Set(["level", "worker", "msg", "time"]);
 
-/** `12:00:01.234 warn  agent  rollout failed  job_id=… rollout_id=… outcome=model_error` */
+/**
+ * `12:00:01.234 warn  agent  rollout failed  job_id=… rollout_id=… outcome=model_error`: one line, whatever the values
+ * hold (a request's path, an upstream's error): their control characters are printed as escapes.
+ */
 export function prettyLine(record: LogRecord): string {
   const time = record.time ? record.time.slice(11, 23) : "";
   const rest = Object.entries(record)
     .filter(([key]) => !SHOWN_FIRST.has(key))
     .map(([key, value]) => `${key}=${typeof value === "string" ? value : JSON.stringify(value)}`)
     .join(" ");
-  return `${time} ${record.level.padEnd(5)} ${record.worker.padEnd(12)} ${record.msg}${rest ? `  ${rest}` : ""}`;
+  return escapeControl(`${time} ${record.level.padEnd(5)} ${record.worker.padEnd(12)} ${record.msg}${rest ? `  ${rest}` : ""}`);
 }
 
 export interface CaptureOptions {
@@ -51,13 +56,14 @@ export interface CaptureOptions {
 export function captureRuntimeOutput(options: CaptureOptions): { handle: (stdout: Readable, stderr: Readable) => void; close: () => Promise<void> } {
   let sink: WriteStream | undefined;
   if (options.file) {
-    mkdirSync(path.dirname(options.file), { recursive: true });
-    sink = createWriteStream(options.file, { flags: "a" });
+    tightenTree(path.dirname(options.file));
+    sink = createWriteStream(options.file, { flags: "a", mode: PRIVATE_FILE_MODE });
   }
   const onLine = (line: string, stream: NodeJS.WriteStream) => {
     const record = parseLogLine(line);
     if (!record) {
-      stream.write(`${line}\n`);
+      // Another program's line (workerd's, or a Worker's own console output), which may echo text from outside.
+      stream.write(`${escapeControl(line)}\n`);
       return;
     }
     sink?.write(`${line}\n`);

@@ -1,7 +1,8 @@
 // Secrets the local emulation makes up when none are given: a dev bearer token, and the key session ids are signed with.
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { PRIVATE_FILE_MODE, privateDir, writePrivateFile } from "./private-files.js";
 
 /** A fresh bearer token for one local run. */
 export function devToken(): string {
@@ -15,9 +16,12 @@ export function devToken(): string {
 export function sessionSecret(persist: string | undefined): string {
   if (!persist) return randomBytes(32).toString("hex");
   const file = path.join(persist, "session-secret");
-  if (existsSync(file)) return readFileSync(file, "utf8").trim();
-  mkdirSync(persist, { recursive: true });
+  privateDir(persist);
+  if (existsSync(file)) {
+    chmodSync(file, PRIVATE_FILE_MODE);
+    return readFileSync(file, "utf8").trim();
+  }
   const secret = randomBytes(32).toString("hex");
-  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  writePrivateFile(file, `${secret}\n`);
   return secret;
 }

@@ -41,7 +41,7 @@ export function claimState(dir: string, what: string): StateClaim | StateOwner {
   const mine = JSON.stringify({ pid: process.pid, what });
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const fd = openSync(file, "wx");
+      const fd = openSync(file, "wx", 0o600);
       writeFileSync(fd, mine);
       closeSync(fd);
       return {

@@ -2,7 +2,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 
 /** The bearer token every checkout's emulation is started with (bench/cpu/host.ts): the host answers it as the token to send. */
-export const BENCH_TOKEN = "edgegym_bench_token_0123456789";
+export const BENCH_TOKEN = "edgegym_bench_token_0123456789abcdef";
 
 export interface Shape {
   name: string;

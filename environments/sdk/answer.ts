@@ -6,7 +6,7 @@ import type { EnvironmentBindings } from "./bindings.js";
 import type { Outcome, SessionOperation } from "../../contracts/rpc.js";
 import { readJson } from "../../http/errors.js";
 import { continueSession, openSession, type SessionCall } from "./run.js";
-import { httpOwner, SESSION_COOKIE, SESSION_HEADER, sessionIdOf } from "./session.js";
+import { httpOwner, overHttps, SESSION_COOKIE, SESSION_HEADER, sessionIdOf } from "./session.js";
 import type { Environment } from "./types.js";
 
 export type AppContext = Context<{ Bindings: EnvironmentBindings }>;
@@ -24,7 +24,8 @@ export async function answerOperation(c: AppContext, environment: Environment, o
     // A call without a session (a /verify on its own, as NeMo Gym allows) runs in a new one, like a seed would open.
     const opened = await openSession(call);
     c.header(SESSION_HEADER, opened.sessionId);
-    setCookie(c, SESSION_COOKIE, opened.sessionId, { path: "/", httpOnly: true, sameSite: "Lax" });
+    // Secure when the caller came over HTTPS, so the id never travels in the clear afterwards.
+    setCookie(c, SESSION_COOKIE, opened.sessionId, { path: "/", httpOnly: true, sameSite: "Lax", secure: overHttps(c) });
     outcome = opened;
   } else {
     outcome = await continueSession(call, carried);

@@ -51,14 +51,14 @@ function run(call: SessionCall, sessionId: string, opens: boolean): Promise<Outc
 
 /** Opens a session (seed, reset, or a first call that carried no id): a new id, signed for the caller. */
 export async function openSession(call: SessionCall): Promise<SessionOutcome> {
-  const sessionId = await mintSessionId(environmentConfig(call.env).SESSION_SECRET, call.owner);
+  const sessionId = await mintSessionId(environmentConfig(call.env).SESSION_SECRET, call.environment.name, call.owner);
   return { sessionId, ...(await run(call, sessionId, true)) };
 }
 
-/** A later call of a session: refused unless the id was minted for this owner, and still alive. */
+/** A later call of a session: refused unless the id was minted by this environment for this owner, and still alive. */
 export async function continueSession(call: SessionCall, sessionId: string): Promise<Outcome> {
   const config = environmentConfig(call.env);
-  const check = await checkSessionId(config.SESSION_SECRET, sessionId, call.owner);
+  const check = await checkSessionId(config.SESSION_SECRET, call.environment.name, sessionId, call.owner);
   if (!check.ok) return UNKNOWN_SESSION;
   // A stateless session keeps nothing to expire by use: it lives SESSION_TTL_SECONDS from its opening. A stateful one
   // lives that long after its last call: its Durable Object deletes the state then and refuses what comes after.

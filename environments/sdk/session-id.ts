@@ -1,4 +1,4 @@
-// Session ids that cannot be forged: `<random>.<opened>.<HMAC-SHA256 over random, opened, rollout, token name>`.
+// Session ids that cannot be forged: `<random>.<opened>.<HMAC-SHA256 over environment, random, opened, rollout, token name>`.
 import type { SessionOwner } from "../../contracts/rpc.js";
 
 /** A well-formed id: 16 random bytes, the opening second in base 36, a 32-byte MAC; all base64url. */
@@ -27,27 +27,39 @@ function fromBase64url(text: string): Uint8Array {
   return Uint8Array.from(binary, (char) => char.charCodeAt(0));
 }
 
-/** What is signed: the id's own parts and its owner, as JSON so no field can run into the next. */
-function signed(random: string, opened: string, owner: SessionOwner): Uint8Array {
-  return new TextEncoder().encode(JSON.stringify([random, opened, owner.rollout, owner.token]));
+/**
+ * What is signed: the environment's name, the id's own parts and its owner, as JSON so no field can run into the next.
+ * The name binds the id to its environment: environments that share a secret still refuse each other's ids.
+ */
+function signed(environment: string, random: string, opened: string, owner: SessionOwner): Uint8Array {
+  return new TextEncoder().encode(JSON.stringify([environment, random, opened, owner.rollout, owner.token]));
 }
 
-/** A new session id for `owner`, opened now. */
-export async function mintSessionId(secret: string, owner: SessionOwner, now = Date.now()): Promise<string> {
+/** A new session id of `environment` for `owner`, opened now. */
+export async function mintSessionId(secret: string, environment: string, owner: SessionOwner, now = Date.now()): Promise<string> {
   const random = base64url(crypto.getRandomValues(new Uint8Array(16)));
   const opened = Math.floor(now / 1000).toString(36);
-  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", await keyFor(secret), signed(random, opened, owner)));
+  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", await keyFor(secret), signed(environment, random, opened, owner)));
   return `${random}.${opened}.${base64url(mac)}`;
 }
 
 /**
- * Whether `id` was minted with this secret for exactly this owner; a forged id, or another rollout's or token's, is not.
- * On success, when it was opened (ms since the epoch). The MAC is checked with WebCrypto's verify (constant time).
+ * Whether `id` was minted with this secret by `environment` for exactly this owner; a forged id, or another
+ * environment's, rollout's or token's, is not. On success, when it was opened (ms since the epoch). The MAC is checked
+ * with WebCrypto's verify (constant time), and only in its one spelling: 43 base64url characters carry 258 bits for the
+ * MAC's 256, so the last character has 3 siblings that decode to the same bytes; the id must re-encode to itself.
  */
-export async function checkSessionId(secret: string, id: string, owner: SessionOwner): Promise<{ ok: true; openedAt: number } | { ok: false }> {
+export async function checkSessionId(
+  secret: string,
+  environment: string,
+  id: string,
+  owner: SessionOwner,
+): Promise<{ ok: true; openedAt: number } | { ok: false }> {
   const match = SESSION_ID.exec(id);
   if (!match) return { ok: false };
   const [, random = "", opened = "", mac = ""] = match;
-  const valid = await crypto.subtle.verify("HMAC", await keyFor(secret), fromBase64url(mac), signed(random, opened, owner));
+  const macBytes = fromBase64url(mac);
+  if (base64url(macBytes) !== mac) return { ok: false };
+  const valid = await crypto.subtle.verify("HMAC", await keyFor(secret), macBytes, signed(environment, random, opened, owner));
   return valid ? { ok: true, openedAt: Number.parseInt(opened, 36) * 1000 } : { ok: false };
 }

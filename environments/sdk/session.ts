@@ -20,6 +20,14 @@ export function sessionIdOf(c: Context): string | undefined {
 }
 
 /**
+ * Whether the caller reached us over HTTPS: this request's own URL, or the gateway in front saying so in
+ * X-Forwarded-Proto (it sets the header from its own URL). Trusting the header can only add `Secure` to a cookie.
+ */
+export function overHttps(c: Context): boolean {
+  return new URL(c.req.url).protocol === "https:" || c.req.header("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase() === "https";
+}
+
+/**
  * An outside caller's sessions belong to its token: the gateway names the token in a header of its own on every request
  * it forwards (environment Workers have no public URL, so no one else can set it).
  */

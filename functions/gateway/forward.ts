@@ -5,11 +5,15 @@ import { CALLER_HEADER } from "../../contracts/names.js";
 import { concat } from "../../http/jsonl.js";
 import { callerOf, type GatewayContext } from "./caller.js";
 
-/** The token stops here; the Worker behind learns who called from CALLER_HEADER, which no outside caller can set. */
+/**
+ * The token stops here; the Worker behind learns who called from CALLER_HEADER, which no outside caller can set, and
+ * that the caller came over HTTPS from X-Forwarded-Proto (its URL is an internal one), so a cookie it sets is Secure.
+ */
 export function forwarded(c: Context<GatewayContext>): Request {
   const headers = new Headers(c.req.raw.headers);
   headers.delete("authorization");
   headers.set(CALLER_HEADER, callerOf(c).name);
+  if (new URL(c.req.url).protocol === "https:") headers.set("x-forwarded-proto", "https");
   return new Request(c.req.raw, { headers });
 }
 

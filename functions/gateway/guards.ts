@@ -1,11 +1,12 @@
-// The gateway's checks, in order, for every request but /health: token (401), scope (403), rate (429), body size and
-// time (413, 408), the tenant's in_flight quota (429, quotas.ts), admission (503). Each answers in the error envelope;
-// what they share comes from the route's policy (policy.ts).
+// The gateway's checks, in order, for every request but /health: failed logins (429), token (401), scope (403), rate
+// (429), body size and time (413, 408), the tenant's in_flight quota (429, quotas.ts), admission (503). Each answers in
+// the error envelope; what they share comes from the route's policy (policy.ts).
 import type { Context } from "hono";
 import { allows } from "../../contracts/tokens.js";
 import { EdgegymError } from "../../protocol/index.js";
 import { authenticate } from "./auth.js";
 import { limitBody } from "./body-limit.js";
+import { throttleFailures } from "./login-throttle.js";
 import { callerOf, type GatewayContext, gateway, requestIdOf } from "./caller.js";
 import { policyFor } from "./policy.js";
 import { gatewayPorts } from "./ports.js";
@@ -17,7 +18,7 @@ function refuse(c: Context<GatewayContext>, error: EdgegymError, headers: Record
 
 const token = gateway.createMiddleware(async (c, next) => {
   if (policyFor(c).public) return next();
-  return authenticate(c, gatewayPorts(c.env).config.API_TOKENS, next);
+  return throttleFailures(c, () => authenticate(c, gatewayPorts(c.env).config.API_TOKENS, next));
 });
 
 const scope = gateway.createMiddleware(async (c, next) => {

@@ -18,13 +18,31 @@ export const nemoGym = gateway.createApp();
 const AGENTS = "responses_api_agents";
 const IMPLEMENTATION = "edgegym";
 
+/** `host[:port]`: a DNS name or IPv4 address, or an [IPv6] address, and a port of 1-5 digits; nothing else. */
+const HOST_AND_PORT =
+  /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?$/;
+
+/** X-Forwarded-Host's first value when it is a well-formed `host[:port]` (port 1-65535), else undefined (ignored). */
+function forwardedHostOf(header: string | undefined): string | undefined {
+  const first = header?.split(",")[0]?.trim();
+  if (!first || first.length > 260 || !HOST_AND_PORT.test(first)) return undefined;
+  const port = /:(\d+)$/.exec(first)?.[1];
+  if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) return undefined;
+  try {
+    return new URL(`http://${first}`).host ? first : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Where NeMo Gym's client should send /run and /aggregate_metrics: the address it reached us at. It always builds
  * `http://{host}:{port}`, so a local forwarder in front of us (integrations/nemo_gym) names its own in X-Forwarded-Host.
+ * A malformed X-Forwarded-Host is ignored: the address is then the one the request reached.
  */
 export function advertisedAddress(url: string, forwardedHost: string | undefined): { host: string; port: number } {
   const parsed = new URL(url);
-  const forwarded = forwardedHost?.split(",")[0]?.trim();
+  const forwarded = forwardedHostOf(forwardedHost);
   const at = forwarded ? new URL(`http://${forwarded}`) : parsed;
   const fallback = !forwarded && parsed.protocol === "https:" ? 443 : 80;
   return { host: at.hostname.replace(/^\[(.*)\]$/, "$1"), port: at.port ? Number(at.port) : fallback };

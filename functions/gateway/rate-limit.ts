@@ -9,10 +9,19 @@ export class TokenRateLimiter extends DurableObject<GatewayEnv> implements RateL
   private tokens: number | undefined;
   private updated = 0;
 
+  /** The bucket now: what it held, refilled for the time since. */
+  private level(ratePerSecond: number, burst: number, now: number): number {
+    return Math.min(burst, (this.tokens ?? burst) + ((now - this.updated) / 1000) * ratePerSecond);
+  }
+
+  async wait(ratePerSecond: number, burst: number): Promise<number> {
+    const tokens = this.level(ratePerSecond, burst, Date.now());
+    return tokens >= 1 ? 0 : Math.max(1, Math.ceil((1 - tokens) / ratePerSecond));
+  }
+
   async take(ratePerSecond: number, burst: number): Promise<{ ok: true } | { ok: false; retryAfterSeconds: number }> {
     const now = Date.now();
-    const before = this.tokens ?? burst;
-    const tokens = Math.min(burst, before + ((now - this.updated) / 1000) * ratePerSecond);
+    const tokens = this.level(ratePerSecond, burst, now);
     this.updated = now;
     if (tokens >= 1) {
       this.tokens = tokens - 1;

@@ -1,6 +1,7 @@
 // Reads a NeMo Gym JSONL dataset: every good row kept, every bad line reported by file, line and field.
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
+import { escapeControl } from "../../http/log.js";
 import { DatasetRow, issuesOf } from "../../protocol/index.js";
 
 export interface DatasetEntry {
@@ -17,8 +18,9 @@ export interface DatasetProblem {
   message: string;
 }
 
+/** `file:line: field: message`, on one line: a field name or message quoting the row has its control characters escaped. */
 export function formatProblem(problem: DatasetProblem): string {
-  return `${problem.file}:${problem.line}: ${problem.field ? `${problem.field}: ` : ""}${problem.message}`;
+  return escapeControl(`${problem.file}:${problem.line}: ${problem.field ? `${problem.field}: ` : ""}${problem.message}`);
 }
 
 /** One line's verdict: a row, or the problems that keep it out. */

@@ -3,6 +3,7 @@ import { createReadStream } from "node:fs";
 import { Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import { retryAfterMs } from "../../client/http.js";
+import { escapeControl } from "../../http/log.js";
 import { ErrorEnvelope } from "../../protocol/index.js";
 
 export interface RunFailure {
@@ -131,7 +132,7 @@ export class JobsClient {
     const text = await response.text();
     if (response.ok) return JSON.parse(text) as JobSnapshot;
     const envelope = ErrorEnvelope.safeParse(safeJson(text));
-    const error: GatewayError = new Error(envelope.success ? envelope.data.error.message : `POST /v1/jobs answered ${response.status}: ${text.slice(0, 500)}`);
+    const error: GatewayError = new Error(envelope.success ? describe(text) : `POST /v1/jobs answered ${response.status}: ${describe(text)}`);
     error.status = response.status;
     if (envelope.success) error.envelope = envelope.data.error;
     throw error;
@@ -178,7 +179,8 @@ function safeJson(text: string): unknown {
   }
 }
 
+/** What a gateway's error says, on one line: its control characters escaped (it may quote an upstream, or a row). */
 function describe(text: string): string {
   const envelope = ErrorEnvelope.safeParse(safeJson(text));
-  return envelope.success ? envelope.data.error.message : text.slice(0, 500);
+  return escapeControl(envelope.success ? envelope.data.error.message : text.slice(0, 500));
 }

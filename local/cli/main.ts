@@ -1,6 +1,7 @@
 // The edgegym command line: collect rollouts (through the queues, or --direct through /run), manage jobs, run locally.
 import path from "node:path";
 import { Command } from "commander";
+import { escapeControl } from "../../http/log.js";
 import { modelFromEnv, policyUrlAllowLine, startLocal } from "../emulation.js";
 import { discoverEnvironments } from "../environments.js";
 import { STATE_DIR, shownPath } from "../paths.js";
@@ -95,7 +96,9 @@ program.addCommand(logsCommand());
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
-  // A user error reads as one line (or one per bad input line), not a stack trace.
-  process.stderr.write(`edgegym: ${error instanceof Error ? error.message : String(error)}\n`);
+  // A user error reads as one line (or one per bad input line), not a stack trace; what it quotes from outside (a
+  // gateway's answer, a row) has its control characters escaped, so it cannot drive the terminal.
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`edgegym: ${message.split("\n").map(escapeControl).join("\n")}\n`);
   process.exitCode = 1;
 }

@@ -1,10 +1,11 @@
 // Which bearer token the CLI uses: --token / EDGEGYM_TOKEN; for an emulation it starts itself, the dev token it made;
 // against a running `edgegym dev`, the token that run saved in its state folder (.edgegym/dev-token unless --state-dir).
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { parseApiTokens } from "../../contracts/tokens.js";
 import type { Local } from "../emulation.js";
 import { STATE_DIR } from "../paths.js";
+import { privateDir, writePrivateFile } from "../private-files.js";
 
 /** Where `edgegym dev` saves its dev token, in a state folder. */
 export const devTokenFile = (stateDir: string = STATE_DIR): string => path.join(stateDir, "dev-token");
@@ -33,11 +34,11 @@ export function savedDevToken(stateDir: string = STATE_DIR): string | undefined 
   return existsSync(file) ? readFileSync(file, "utf8").trim() || undefined : undefined;
 }
 
-/** Saves the token in `stateDir`; returns the file. */
+/** Saves the token in `stateDir` (0700), in a file only its user may read (0600); returns the file. */
 export function saveDevToken(token: string, stateDir: string = STATE_DIR): string {
-  mkdirSync(stateDir, { recursive: true });
+  privateDir(stateDir);
   const file = devTokenFile(stateDir);
-  writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  writePrivateFile(file, `${token}\n`);
   return file;
 }
 

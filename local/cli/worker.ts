@@ -5,6 +5,7 @@ import { Command, InvalidArgumentError, Option } from "commander";
 import { chooseEnvironments, loadEnvironments } from "../../aws/environments.js";
 import { awsAgent, parseBucket } from "../../aws/ports.js";
 import { QUEUES } from "../../contracts/names.js";
+import { escapeControl } from "../../http/log.js";
 import { handleWork } from "../../functions/agent/consumer.js";
 import type { AgentPorts } from "../../functions/agent/ports.js";
 import { sqsQueueName } from "../../queues/sqs.js";
@@ -130,7 +131,7 @@ export function workerCommand(): Command {
           if (event.type !== "acked") tally[event.type] += event.ids.length;
         } else if (event.type === "error") {
           tally.errors++;
-          process.stderr.write(`worker: ${event.stage} error: ${event.error instanceof Error ? event.error.message : String(event.error)}\n`);
+          process.stderr.write(`worker: ${event.stage} error: ${escapeControl(event.error instanceof Error ? event.error.message : String(event.error))}\n`);
         }
       };
       let last = "";

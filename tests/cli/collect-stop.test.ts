@@ -87,7 +87,7 @@ describe("a local collect (no --url), stopped part-way", () => {
   afterAll(async () => {
     await model?.close();
   });
-  const env = () => ({ ...process.env, EDGEGYM_MODEL_URL: `${model.url}/v1`, EDGEGYM_TOKEN: "stop-test-token" });
+  const env = () => ({ ...process.env, EDGEGYM_MODEL_URL: `${model.url}/v1`, EDGEGYM_TOKEN: "stop-test-token-padded-to-32-characters-or-more" });
 
   it("Ctrl-C: exit 130 with the message and the resume hint, the output in order; --resume collects the rest", { timeout: 120_000 }, async () => {
     const out = path.join(dir, "local-interrupted.jsonl");
@@ -121,7 +121,7 @@ describe("a local collect (no --url), stopped part-way", () => {
     const url = /local emulation: (http:\/\/\S+) /.exec(run.output.stderr)?.[1];
     const id = jobOf(run.output.stderr)!;
     expect(url).toBeDefined();
-    expect((await edgegym(["jobs", "cancel", id, "--url", url!, "--token", "stop-test-token"])).code).toBe(0);
+    expect((await edgegym(["jobs", "cancel", id, "--url", url!, "--token", "stop-test-token-padded-to-32-characters-or-more"])).code).toBe(0);
     expect(await run.exited).toBe(3);
     const records = readJsonl(out);
     expect(records.length).toBeLessThan(20);

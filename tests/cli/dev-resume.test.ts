@@ -9,7 +9,7 @@ import { PROJECT_ROOT } from "../../local/paths.js";
 import { createJob, jobInfo } from "../helpers/jobs.js";
 import { forgetToken, rememberToken, startTestLocal } from "../helpers/local.js";
 
-const TOKEN = `edgegym_test_resume_${process.pid}`;
+const TOKEN = `edgegym_test_resume_${process.pid}_0123456789abcdef`;
 
 describe("edgegym dev with a resume that fails at start", () => {
   it("reports the job it could not resume and keeps serving; the job is left as it was", async () => {

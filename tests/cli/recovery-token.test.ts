@@ -4,12 +4,12 @@ import { jobsToken } from "../../local/emulation.js";
 
 describe("the recovery token", () => {
   it("prefers an admin token over a tenant's jobs token, whatever their order", () => {
-    expect(jobsToken("team-a:aaaaaaaa:jobs,ops:oooooooo:admin", undefined)).toBe("oooooooo");
+    expect(jobsToken("team-a:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa:jobs,ops:oooooooooooooooooooooooooooooooo:admin", undefined)).toBe("oooooooooooooooooooooooooooooooo");
   });
 
   it("without admin, the first token with the jobs scope; the dev token when there is one", () => {
-    expect(jobsToken("trainer:tttttttt:run,team-a:aaaaaaaa:jobs", undefined)).toBe("aaaaaaaa");
+    expect(jobsToken("trainer:tttttttttttttttttttttttttttttttt:run,team-a:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa:jobs", undefined)).toBe("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
     expect(jobsToken(undefined, "dev-token")).toBe("dev-token");
-    expect(jobsToken("reader:rrrrrrrr:read", undefined)).toBeUndefined();
+    expect(jobsToken("reader:rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr:read", undefined)).toBeUndefined();
   });
 });

@@ -10,7 +10,7 @@ import { PROJECT_ROOT } from "../../local/paths.js";
 import { createJob, jobInfo, jobLines, waitForJob } from "../helpers/jobs.js";
 import { forgetToken, postJson, rememberToken } from "../helpers/local.js";
 
-const TOKEN = `crash-${process.pid}-token`;
+const TOKEN = `crash-${process.pid}-token-0123456789abcdefghij`;
 
 interface Started {
   child: ChildProcess;

@@ -11,7 +11,7 @@ import { PROJECT_ROOT } from "../../local/paths.js";
 import { startTestLocal } from "../helpers/local.js";
 import { exampleRows, MIXED_ENVIRONMENTS, mixedJobRows } from "../helpers/mixed-job.js";
 
-const TOKEN = "dashboard-e2e-token";
+const TOKEN = "dashboard-e2e-token-padded-to-32-characters-or-more";
 const ARTIFACTS = path.join(PROJECT_ROOT, "test-artifacts", "dashboard");
 const IMAGES = path.join(PROJECT_ROOT, "docs", "images");
 const ENVIRONMENTS = [...MIXED_ENVIRONMENTS, "example_single_tool_call"];
@@ -333,6 +333,28 @@ describe("the dashboard in Chromium", () => {
     expect(await wide()).toEqual([]);
     expect(await overflows()).toBe(false);
     await shot("rollout-phone");
+  });
+
+  it("an id from the address bar stays one path segment of /v1/jobs: `#/jobs/..%2F..%2Fv1%2Ffiles` reaches no other route", async () => {
+    const before = requested.length;
+    const problemsBefore = problems.length;
+    for (const hash of ["#/jobs/..%2F..%2Fv1%2Ffiles", "#/jobs/..%2F..%2Fv1%2Ffiles/rollouts", "#/jobs/x%3Flimit%3D1%23"]) {
+      const answered = page.waitForResponse((response) => new URL(response.url()).pathname.startsWith("/v1/"));
+      await page.goto(`${local.url}/${hash}`);
+      await answered;
+    }
+    const paths = requested
+      .slice(before)
+      .map((r) => new URL(r.url))
+      .filter((url) => url.pathname.startsWith("/v1/"));
+    expect(paths.length).toBeGreaterThan(0);
+    for (const url of paths) {
+      // /v1/jobs/<the id, encoded whole>, then one of the job's own routes, and nothing else.
+      expect(url.pathname).toMatch(/^\/v1\/jobs\/(\.\.%2F\.\.%2Fv1%2Ffiles|x%3Flimit%3D1%23)(\/(summary|records))?$/);
+    }
+    // The job is unknown, so those answers were 404s: the console says so, which is expected here (and only here).
+    const rest = problems.splice(problemsBefore).filter((problem) => !problem.includes("status of 404"));
+    problems.push(...rest);
   });
 
   it("ran without a script error or a refused resource", () => {

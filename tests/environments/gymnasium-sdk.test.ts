@@ -11,8 +11,8 @@ import { pythonJsonDumps } from "../../environments/sdk/python-json.js";
 import { mintSessionId } from "../../environments/sdk/session-id.js";
 
 const SECRET = "a-test-secret-of-at-least-32-characters";
-/** A session id as the environment mints it, for an outside caller without a token name (no gateway in front here). */
-const SID = await mintSessionId(SECRET, { rollout: "", token: "" });
+/** A session id as `environment` mints it, for an outside caller without a token name (no gateway in front here). */
+const sessionIdOf = (environment: Environment) => mintSessionId(SECRET, environment.name, { rollout: "", token: "" });
 
 /** A session namespace that runs operations as the session Durable Object does, its states in a Map. */
 function fakeSessions(environment: Environment) {
@@ -41,9 +41,10 @@ function fakeSessions(environment: Environment) {
   };
 }
 
-function client(environment: Environment) {
+async function client(environment: Environment) {
   const app = environmentApp(environment);
   const { states, env } = fakeSessions(environment);
+  const SID = await sessionIdOf(environment);
   const call = async (method: string, path: string, body?: unknown, sessionId = SID) => {
     const response = await app.fetch(
       new Request(`http://env${path}`, {
@@ -56,7 +57,7 @@ function client(environment: Environment) {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     return { status: response.status, body: (await response.json()) as any, headers: response.headers };
   };
-  return { states, call, post: (path: string, body?: unknown, sessionId?: string) => call("POST", path, body, sessionId) };
+  return { states, SID, call, post: (path: string, body?: unknown, sessionId?: string) => call("POST", path, body, sessionId) };
 }
 
 const message = (...parts: string[]) =>
@@ -91,14 +92,14 @@ const truncating = defineGymnasiumEnvironment({ name: "truncating", state, step:
 
 describe("NeMo Gym's GymnasiumServer tests, ported", () => {
   it("routes registered: /reset, /step and /aggregate_metrics answer", async () => {
-    const env = client(terminating);
+    const env = await client(terminating);
     expect((await env.post("/reset", row)).status).toBe(200);
     expect((await env.post("/step", stepBody)).status).toBe(200);
     expect((await env.post("/aggregate_metrics", { verify_responses: [] })).status).toBe(200);
   });
 
   it("rollout-prefixed reset and step", async () => {
-    const env = client(terminating);
+    const env = await client(terminating);
     expect((await env.post("/ng-rollout/4-2/reset", row)).status).toBe(200);
     const step = await env.post("/ng-rollout/4-2/step", stepBody);
     expect(step.status).toBe(200);
@@ -106,7 +107,7 @@ describe("NeMo Gym's GymnasiumServer tests, ported", () => {
   });
 
   it("verify raises: /verify (and /seed_session) answer a 4xx that says to use reset/step", async () => {
-    const env = client(terminating);
+    const env = await client(terminating);
     for (const route of ["/verify", "/seed_session"]) {
       const answer = await env.post(route, stepBody);
       expect(answer.status).toBe(404);
@@ -116,32 +117,32 @@ describe("NeMo Gym's GymnasiumServer tests, ported", () => {
   });
 
   it("reset default returns empty", async () => {
-    const env = client(terminating);
-    env.states.set(SID, { x: 1 });
+    const env = await client(terminating);
+    env.states.set(env.SID, { x: 1 });
     expect((await env.post("/reset", row)).body).toEqual({ observation: null, info: {} });
   });
 
   it("step pops on terminated", async () => {
-    const env = client(terminating);
-    env.states.set(SID, { x: 1 });
+    const env = await client(terminating);
+    env.states.set(env.SID, { x: 1 });
     const step = await env.post("/step", stepBody);
     expect(step.body).toEqual({ observation: null, reward: 1, terminated: true, truncated: false, info: {} });
-    expect(env.states.has(SID)).toBe(false);
+    expect(env.states.has(env.SID)).toBe(false);
   });
 
   it("step pops on truncated", async () => {
-    const env = client(truncating);
-    env.states.set(SID, { x: 1 });
+    const env = await client(truncating);
+    env.states.set(env.SID, { x: 1 });
     expect((await env.post("/step", stepBody)).body.truncated).toBe(true);
-    expect(env.states.has(SID)).toBe(false);
+    expect(env.states.has(env.SID)).toBe(false);
   });
 
   it("step keeps state when ongoing", async () => {
-    const env = client(ongoing);
-    env.states.set(SID, { x: 1 });
+    const env = await client(ongoing);
+    env.states.set(env.SID, { x: 1 });
     const step = await env.post("/step", stepBody);
     expect(step.body).toMatchObject({ observation: "keep going", terminated: false, truncated: false });
-    expect(env.states.get(SID)).toEqual({ x: 1 });
+    expect(env.states.get(env.SID)).toEqual({ x: 1 });
   });
 
   it("a close override is invoked at the episode's end, then the state is gone", async () => {
@@ -152,11 +153,11 @@ describe("NeMo Gym's GymnasiumServer tests, ported", () => {
       step: () => ({ reward: 0, terminated: true, truncated: false }),
       close: (ctx) => void closed.push(ctx.sessionId),
     });
-    const env = client(custom);
-    env.states.set(SID, { x: 1 });
+    const env = await client(custom);
+    env.states.set(env.SID, { x: 1 });
     await env.post("/step", stepBody);
-    expect(closed).toEqual([SID]);
-    expect(env.states.has(SID)).toBe(false);
+    expect(closed).toEqual([env.SID]);
+    expect(env.states.has(env.SID)).toBe(false);
   });
 
   it("extract_text concatenates output_text parts; an empty output is ''", () => {
@@ -177,7 +178,7 @@ describe("the gymnasium HTTP surface", () => {
   });
 
   it("GET /tools says kind gymnasium, its max_steps and the tools the model may call", async () => {
-    const answer = await client(withTools).call("GET", "/tools");
+    const answer = await (await client(withTools)).call("GET", "/tools");
     expect(answer.body).toEqual({
       environment: "with_tools",
       description: "A tool-using env.",
@@ -203,7 +204,7 @@ describe("the gymnasium HTTP surface", () => {
       state,
       step: () => ({ reward: 0, terminated: true, truncated: false }),
     });
-    const env = client(typed);
+    const env = await client(typed);
     const missing = await env.post("/step", { ...row, target: 1 });
     expect(missing.status).toBe(400);
     expect(missing.body.error.issues.map((i: { path: string[] }) => i.path.join("."))).toContain("response");
@@ -222,7 +223,7 @@ describe("the gymnasium HTTP surface", () => {
       },
       step: () => ({ reward: Number.NaN, terminated: true, truncated: false }),
     });
-    const env = client(broken);
+    const env = await client(broken);
     const reset = await env.post("/reset", row);
     expect(reset.status).toBe(500);
     expect(reset.body.error).toMatchObject({ code: "reset_error", message: "broken: no table free" });
@@ -233,8 +234,8 @@ describe("the gymnasium HTTP surface", () => {
   });
 
   it("POST /close ends the episode once: already_closed the second time", async () => {
-    const env = client(ongoing);
-    env.states.set(SID, { x: 1 });
+    const env = await client(ongoing);
+    env.states.set(env.SID, { x: 1 });
     expect((await env.post("/close", {})).body).toEqual({ ok: true, already_closed: false, summary: {} });
     expect((await env.post("/close", {})).body).toEqual({ ok: true, already_closed: true, summary: {} });
   });

@@ -5,8 +5,8 @@ import type { Local } from "../../local/emulation.js";
 import { startTestLocal } from "../helpers/local.js";
 
 const ENV = "example_single_tool_call";
-const ADMIN = "admin-token-0123456789";
-const JOBS_ONLY = "jobs-only-0123456789";
+const ADMIN = "admin-token-0123456789-padded-to-32-characters-or-more";
+const JOBS_ONLY = "jobs-only-0123456789-padded-to-32-characters-or-more";
 
 let local: Local;
 beforeAll(async () => {

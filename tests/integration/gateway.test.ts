@@ -9,7 +9,7 @@ describe("authentication", () => {
   it("every route but /health and the dashboard's page and assets needs one of the configured bearer tokens", async () => {
     const local = await startTestLocal({
       environments: ["example_single_tool_call"],
-      apiTokens: "one:token-one:admin, two:token-two:run",
+      apiTokens: "one:token-one-padded-to-32-characters-or-more:admin, two:token-two-padded-to-32-characters-or-more:run",
     });
     try {
       expect((await gatewayFetch(`${local.url}/health`)).status).toBe(200);
@@ -22,7 +22,9 @@ describe("authentication", () => {
       expect(wrong.status).toBe(401);
       expect(wrong.headers.get("www-authenticate")).toContain('error="invalid_token"');
       expect(((await wrong.json()) as { error: { message: string } }).error.message).toContain("not valid");
-      expect((await gatewayFetch(`${local.url}/v1/environments`, { headers: { authorization: "Bearer token-two" } })).status).toBe(200);
+      expect(
+        (await gatewayFetch(`${local.url}/v1/environments`, { headers: { authorization: "Bearer token-two-padded-to-32-characters-or-more" } })).status,
+      ).toBe(200);
       const run = await postJson(`${local.url}/run?environment=example_single_tool_call`, { responses_create_params: { input: "weather in sf?" } });
       expect(run.status).toBe(401);
       // The dashboard's page and assets hold no data and load without a token; the data behind them does not.
@@ -41,7 +43,7 @@ describe("authentication", () => {
       expect((await fetch(`${local.url}/v1/jobs/job_abc/summary`)).status).toBe(401);
       expect((await fetch(`${local.url}/v1/jobs/job_abc/records`)).status).toBe(401);
       // The page's headers stay on the page: the API's answers (and streams) carry none of them.
-      const api = await fetch(`${local.url}/v1/jobs`, { headers: { authorization: "Bearer token-one" } });
+      const api = await fetch(`${local.url}/v1/jobs`, { headers: { authorization: "Bearer token-one-padded-to-32-characters-or-more" } });
       expect(api.status).toBe(200);
       expect(api.headers.get("content-security-policy")).toBeNull();
       expect(api.headers.get("etag")).toBeNull();
@@ -56,8 +58,8 @@ describe("durable session state", () => {
     const persist = mkdtempSync(path.join(tmpdir(), "edgegym-state-"));
     const counter = (url: string) => `${url}/v1/environments/example_session_state_mgmt`;
     // The same token on both runs (a dev token is made up per run): the session belongs to the token's name, "dev".
-    const apiTokens = "dev:survivor-token:admin";
-    const auth = { authorization: "Bearer survivor-token" };
+    const apiTokens = "dev:survivor-token-padded-to-32-characters-or-more:admin";
+    const auth = { authorization: "Bearer survivor-token-padded-to-32-characters-or-more" };
     let headers: Record<string, string> = {};
 
     const first = await startTestLocal({ environments: ["example_session_state_mgmt"], persist, apiTokens });

@@ -16,6 +16,12 @@ describe("advertisedAddress", () => {
     expect(advertisedAddress("https://gw.example.com/x", "[::1]:11000, proxy")).toEqual({ host: "::1", port: 11000 });
     expect(advertisedAddress("http://gw.example.com/x", "trainer-node")).toEqual({ host: "trainer-node", port: 80 });
   });
+
+  it("ignores a malformed X-Forwarded-Host (no throw): the address the request reached", () => {
+    for (const value of ["bad host", "evil.com/path", "a:b:c", "[zz", "host:99999", "host:0", "@evil", "%00", "x".repeat(300), "[::1"]) {
+      expect(advertisedAddress("https://gw.example.com/x", value), value).toEqual({ host: "gw.example.com", port: 443 });
+    }
+  });
 });
 
 /** An app whose (stand-in) auth middleware records the caller and its token's scopes, as the gateway's token check does. */

@@ -35,14 +35,14 @@ let collector: AgentServer;
 let trainer: AgentServer;
 
 beforeAll(async () => {
-  local = await startTestLocal({ environments: ENVIRONMENTS, apiTokens: "trainer:trainer-token:run+model+jobs" });
+  local = await startTestLocal({ environments: ENVIRONMENTS, apiTokens: "trainer:trainer-token-padded-to-32-characters-or-more:run+model+jobs" });
   policy = await startSimulator({ model: POLICY_MODEL });
-  collector = await startAgentServer(["--gateway", local.url, "--token", "trainer-token"]);
+  collector = await startAgentServer(["--gateway", local.url, "--token", "trainer-token-padded-to-32-characters-or-more"]);
   trainer = await startAgentServer([
     "--gateway",
     local.url,
     "--token",
-    "trainer-token",
+    "trainer-token-padded-to-32-characters-or-more",
     "--policy-base-url",
     `${policy.url}/v1`,
     "--policy-model",
@@ -240,7 +240,7 @@ describe("the Python client's GRPO example (integrations/python/examples/grpo_ba
       "--gateway",
       local.url,
       "--token",
-      "trainer-token",
+      "trainer-token-padded-to-32-characters-or-more",
       "--data",
       data,
       "--environment",

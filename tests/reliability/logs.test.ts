@@ -9,7 +9,7 @@ import { type LogRecord, readLog } from "../../local/logs.js";
 import { edgegym } from "../helpers/cli.js";
 import { startTestLocal } from "../helpers/local.js";
 
-const TOKEN = "tok-abcdef0123456789";
+const TOKEN = "tok-abcdef0123456789-padded-to-32-characters-or-more";
 const MODEL_KEY = "sk-model-secret-0123456789";
 
 describe("the logger", () => {

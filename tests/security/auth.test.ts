@@ -6,11 +6,11 @@ import { startTestLocal } from "../helpers/local.js";
 
 const ENV = "example_single_tool_call";
 const TOKENS = {
-  admin: "admin-token-0123456789",
-  trainerOld: "trainer-old-0123456789",
-  trainerNew: "trainer-new-0123456789",
-  modelOnly: "model-only-0123456789",
-  jobsOnly: "jobs-only-0123456789",
+  admin: "admin-token-0123456789-padded-to-32-characters-or-more",
+  trainerOld: "trainer-old-0123456789-padded-to-32-characters-or-more",
+  trainerNew: "trainer-new-0123456789-padded-to-32-characters-or-more",
+  modelOnly: "model-only-0123456789-padded-to-32-characters-or-more",
+  jobsOnly: "jobs-only-0123456789-padded-to-32-characters-or-more",
 };
 
 let local: Local;
@@ -151,7 +151,7 @@ describe("request ids", () => {
 
 describe("a bad API_TOKENS", () => {
   it("refuses to start, naming the entry but never the token", async () => {
-    const secret = "a-secret-that-must-not-leak";
+    const secret = "a-secret-that-must-not-leak-0123456789";
     const attempt = startTestLocal({ environments: [ENV], apiTokens: `ok:${secret}:run, broken-entry-${secret}` });
     await expect(attempt).rejects.toThrow(/API_TOKENS entry 2 is not name:token:scopes/);
     await attempt.catch((error: Error) => expect(error.message).not.toContain(secret));

@@ -9,16 +9,17 @@ import { startTestLocal } from "../helpers/local.js";
 
 const ENV = "example_single_tool_call";
 const AUTH = {
-  alice: { authorization: "Bearer alice-token-0123456789" },
-  bob: { authorization: "Bearer bob-token-0123456789" },
-  ops: { authorization: "Bearer ops-token-0123456789" },
+  alice: { authorization: "Bearer alice-token-0123456789-padded-to-32-characters-or-more" },
+  bob: { authorization: "Bearer bob-token-0123456789-padded-to-32-characters-or-more" },
+  ops: { authorization: "Bearer ops-token-0123456789-padded-to-32-characters-or-more" },
 };
 
 let local: Local;
 beforeAll(async () => {
   local = await startTestLocal({
     environments: [ENV],
-    apiTokens: "alice:alice-token-0123456789:run+jobs+model,bob:bob-token-0123456789:run+jobs,ops:ops-token-0123456789:admin",
+    apiTokens:
+      "alice:alice-token-0123456789-padded-to-32-characters-or-more:run+jobs+model,bob:bob-token-0123456789-padded-to-32-characters-or-more:run+jobs,ops:ops-token-0123456789-padded-to-32-characters-or-more:admin",
     vars: {
       gateway: {
         MAX_BODY_BYTES: String(64 * 1024),
@@ -255,7 +256,7 @@ describe("per-token rate limits", () => {
   it("a token over its rate gets 429 with Retry-After; another token is not held back; after the wait it goes on", async () => {
     const limited = await startTestLocal({
       environments: [ENV],
-      apiTokens: "fast:fast-token-0123456789:run,calm:calm-token-0123456789:run",
+      apiTokens: "fast:fast-token-0123456789-padded-to-32-characters-or-more:run,calm:calm-token-0123456789-padded-to-32-characters-or-more:run",
       vars: { gateway: { RATE_LIMIT_PER_SECOND: "1", RATE_LIMIT_BURST: "3" } },
     });
     try {
@@ -263,7 +264,7 @@ describe("per-token rate limits", () => {
       const statuses: number[] = [];
       let refused: Response | undefined;
       for (let i = 0; i < 5; i++) {
-        const answer = await get("fast-token-0123456789");
+        const answer = await get("fast-token-0123456789-padded-to-32-characters-or-more");
         statuses.push(answer.status);
         if (answer.status === 429) refused ??= answer;
         else await answer.arrayBuffer();
@@ -274,9 +275,9 @@ describe("per-token rate limits", () => {
       expect(retryAfter).toBeGreaterThanOrEqual(1);
       expect(((await refused!.json()) as { error: { code: string } }).error.code).toBe("rate_limited");
       // The other token has its own bucket.
-      expect((await get("calm-token-0123456789")).status).toBe(200);
+      expect((await get("calm-token-0123456789-padded-to-32-characters-or-more")).status).toBe(200);
       await sleep(retryAfter * 1000 + 100);
-      expect((await get("fast-token-0123456789")).status).toBe(200);
+      expect((await get("fast-token-0123456789-padded-to-32-characters-or-more")).status).toBe(200);
     } finally {
       await limited.stop();
     }

@@ -6,7 +6,7 @@ import type { Local } from "../../local/emulation.js";
 import { startTestLocal } from "../helpers/local.js";
 
 const ENV = "example_single_tool_call";
-const token = (name: string) => `${name}-token-0123456789`;
+const token = (name: string) => `${name}-token-0123456789-padded-to-32-characters`;
 const TENANTS = ["team-j", "team-r", "team-s", "team-f", "free"];
 
 let local: Local;

@@ -13,19 +13,21 @@ import { postJson, startTestLocal } from "../helpers/local.js";
 
 const SECRET = "0123456789abcdef0123456789abcdef";
 const owner: SessionOwner = { rollout: "job_1:0:3", token: "trainer" };
+const ENV = "echo_env";
+const BASE64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
 describe("session ids (plain WebCrypto)", () => {
   it("a minted id checks out for its owner only", async () => {
-    const id = await mintSessionId(SECRET, owner);
+    const id = await mintSessionId(SECRET, ENV, owner);
     expect(id).toMatch(/^[\w-]{22}\.[0-9a-z]+\.[\w-]{43}$/);
-    expect((await checkSessionId(SECRET, id, owner)).ok).toBe(true);
-    expect((await checkSessionId(SECRET, id, { ...owner, rollout: "job_1:0:4" })).ok).toBe(false);
-    expect((await checkSessionId(SECRET, id, { ...owner, token: "someone-else" })).ok).toBe(false);
-    expect((await checkSessionId("another-secret-another-secret-xx", id, owner)).ok).toBe(false);
+    expect((await checkSessionId(SECRET, ENV, id, owner)).ok).toBe(true);
+    expect((await checkSessionId(SECRET, ENV, id, { ...owner, rollout: "job_1:0:4" })).ok).toBe(false);
+    expect((await checkSessionId(SECRET, ENV, id, { ...owner, token: "someone-else" })).ok).toBe(false);
+    expect((await checkSessionId("another-secret-another-secret-xx", ENV, id, owner)).ok).toBe(false);
   });
 
   it("forged ids are refused: made up, tampered with, or re-dated", async () => {
-    const id = await mintSessionId(SECRET, owner);
+    const id = await mintSessionId(SECRET, ENV, owner);
     const [random, opened, mac] = id.split(".") as [string, string, string];
     const flip = (text: string) => (text[0] === "A" ? "B" : "A") + text.slice(1);
     for (const forged of [
@@ -35,8 +37,24 @@ describe("session ids (plain WebCrypto)", () => {
       `${random}.${(Number.parseInt(opened, 36) + 9).toString(36)}.${mac}`,
       `${random}.${opened}.${flip(mac)}`,
     ]) {
-      expect((await checkSessionId(SECRET, forged, owner)).ok, forged).toBe(false);
+      expect((await checkSessionId(SECRET, ENV, forged, owner)).ok, forged).toBe(false);
     }
+  });
+
+  it("a MAC has one spelling: every other last character (3 decode to the same bytes) is refused", async () => {
+    for (let round = 0; round < 8; round++) {
+      const id = await mintSessionId(SECRET, ENV, owner);
+      const head = id.slice(0, -1);
+      const accepted: string[] = [];
+      for (const char of BASE64URL) if ((await checkSessionId(SECRET, ENV, head + char, owner)).ok) accepted.push(char);
+      expect(accepted).toEqual([id.slice(-1)]);
+    }
+  });
+
+  it("an id is bound to the environment that minted it: another environment refuses it, with the same secret and owner", async () => {
+    const id = await mintSessionId(SECRET, "env_a", owner);
+    expect((await checkSessionId(SECRET, "env_a", id, owner)).ok).toBe(true);
+    expect((await checkSessionId(SECRET, "env_b", id, owner)).ok).toBe(false);
   });
 
   it("the operations the agent calls over RPC refuse another rollout's id (the same code as EnvironmentEntrypoint)", async () => {
@@ -61,6 +79,12 @@ describe("session ids (plain WebCrypto)", () => {
     const theirs = await continueSession(call("job_1:0:1", { kind: "tool", name: "echo" }, { text: "x" }), opened.sessionId);
     expect(theirs.status).toBe(404);
     expect(theirs.body).toMatchObject({ error: { code: "unknown_session" } });
+    // Another environment behind the same secret refuses the id, for the same rollout.
+    const elsewhere = await continueSession(
+      { ...call("job_1:0:0", { kind: "tool", name: "echo" }, { text: "x" }), environment: { ...environment, name: "echo_env_b" } },
+      opened.sessionId,
+    );
+    expect(elsewhere.status).toBe(404);
   });
 });
 
@@ -71,7 +95,7 @@ describe("sessions behind the gateway (workerd)", () => {
   beforeAll(async () => {
     local = await startTestLocal({
       environments: [STATEFUL, STATELESS],
-      apiTokens: "alice:alice-token-0123456789:run,bob:bob-token-0123456789:run",
+      apiTokens: "alice:alice-token-0123456789-padded-to-32-characters-or-more:run,bob:bob-token-0123456789-padded-to-32-characters-or-more:run",
       // Short-lived sessions, so expiry can be seen.
       vars: { environment: { SESSION_TTL_SECONDS: "2" } },
     });
@@ -80,8 +104,8 @@ describe("sessions behind the gateway (workerd)", () => {
     await local?.stop();
   });
 
-  const alice = { authorization: "Bearer alice-token-0123456789" };
-  const bob = { authorization: "Bearer bob-token-0123456789" };
+  const alice = { authorization: "Bearer alice-token-0123456789-padded-to-32-characters-or-more" };
+  const bob = { authorization: "Bearer bob-token-0123456789-padded-to-32-characters-or-more" };
   const counter = (route: string) => `${local.url}/v1/environments/${STATEFUL}/${route}`;
 
   it('a made-up id (such as "admin") is refused, never taken as a new shared session', async () => {

@@ -7,10 +7,10 @@ import { startTestLocal } from "../helpers/local.js";
 const ENV = "example_single_tool_call";
 const STATEFUL = "example_session_state_mgmt";
 const TOKENS = {
-  admin: "ops-token-0123456789",
-  a: "team-a-token-0123456789",
-  aRead: "team-a-read-0123456789",
-  b: "team-b-token-0123456789",
+  admin: "ops-token-0123456789-padded-to-32-characters",
+  a: "team-a-token-0123456789-padded-to-32-characters",
+  aRead: "team-a-read-0123456789-padded-to-32-characters",
+  b: "team-b-token-0123456789-padded-to-32-characters",
 };
 
 let local: Local;

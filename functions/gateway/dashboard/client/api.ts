@@ -59,6 +59,14 @@ export async function request(path: string, init: RequestInit & { bearer?: strin
   throw error;
 }
 
+/**
+ * A job's API path: the id (from the address bar, so anyone's link) encoded, so `../../v1/files` stays one path segment
+ * of /v1/jobs and never reaches another route.
+ */
+export function jobPath(id: string, rest = ""): string {
+  return `/v1/jobs/${encodeURIComponent(id)}${rest}`;
+}
+
 export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
   return (await (await request(path, signal ? { signal } : {})).json()) as T;
 }

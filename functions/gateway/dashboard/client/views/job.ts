@@ -1,7 +1,7 @@
 // One job: progress and counts by state (live while it runs), cancel and resume, downloads, metrics and distributions.
 import type { JobSummary } from "../../../../../contracts/job-views.js";
 import type { JobInfo } from "../../../../../contracts/jobs.js";
-import { download, getJson, sendJson } from "../api.js";
+import { download, getJson, jobPath, sendJson } from "../api.js";
 import { formatDuration, formatNumber, formatTime, h, replace, status } from "../dom.js";
 import { type View, poll, route } from "./context.js";
 import { metricsSection, summarySection } from "./job-summary.js";
@@ -68,15 +68,15 @@ export function jobView(view: View): void {
     replace(
       actions,
       running
-        ? h("button", { type: "button", class: "danger", onclick: () => act("Cancelling the job", () => sendJson("DELETE", `/v1/jobs/${id}`)) }, "Cancel job")
+        ? h("button", { type: "button", class: "danger", onclick: () => act("Cancelling the job", () => sendJson("DELETE", jobPath(id))) }, "Cancel job")
         : null,
       !running && unfinished
-        ? h("button", { type: "button", onclick: () => act("Resuming the job", () => sendJson("POST", `/v1/jobs/${id}/resume`)) }, "Resume job")
+        ? h("button", { type: "button", onclick: () => act("Resuming the job", () => sendJson("POST", jobPath(id, `/resume`))) }, "Resume job")
         : null,
       h("a", { class: "button", href: route(["jobs", id, "rollouts"], { environment }) }, "Browse rollouts"),
       h(
         "button",
-        { type: "button", class: "secondary", onclick: () => act("Downloading the scored JSONL", () => download(`/v1/jobs/${id}/rollouts`, `${id}.jsonl`)) },
+        { type: "button", class: "secondary", onclick: () => act("Downloading the scored JSONL", () => download(jobPath(id, `/rollouts`), `${id}.jsonl`)) },
         "Download scored JSONL",
       ),
       info.counts.failed
@@ -85,7 +85,7 @@ export function jobView(view: View): void {
             {
               type: "button",
               class: "secondary",
-              onclick: () => act("Downloading the failures", () => download(`/v1/jobs/${id}/failures`, `${id}.failures.jsonl`)),
+              onclick: () => act("Downloading the failures", () => download(jobPath(id, `/failures`), `${id}.failures.jsonl`)),
             },
             "Download failures",
           )
@@ -98,7 +98,7 @@ export function jobView(view: View): void {
     summaryBusy = true;
     try {
       const query = new URLSearchParams(environment ? { environment } : {});
-      const summary = await getJson<JobSummary>(`/v1/jobs/${id}/summary?${query}`, view.signal);
+      const summary = await getJson<JobSummary>(jobPath(id, `/summary?${query}`), view.signal);
       const picker =
         summary.environments.length > 1 || environment
           ? h(
@@ -125,7 +125,7 @@ export function jobView(view: View): void {
 
   const refresh = async (): Promise<number | null> => {
     try {
-      const info = await getJson<JobInfo>(`/v1/jobs/${id}`, view.signal);
+      const info = await getJson<JobInfo>(jobPath(id), view.signal);
       replace(header, h("h1", {}, "Job ", h("code", {}, id), " ", stateBadge(info.status)));
       replace(
         overview,

@@ -1,7 +1,7 @@
 // The rollout viewer: one result of a job at a time, filtered by kind, reward range, failure class or environment;
 // previous / next (buttons, or the arrow keys and j / k), and an address that opens the same rollout again.
 import type { JobSummary, RecordEntry, RecordsPage } from "../../../../../contracts/job-views.js";
-import { getJson } from "../api.js";
+import { getJson, jobPath } from "../api.js";
 import { h, replace, status } from "../dom.js";
 import { rolloutView } from "../conversation.js";
 import { type View, route } from "./context.js";
@@ -18,7 +18,7 @@ const summaries = new Map<string, Promise<JobSummary | null>>();
 function summaryOf(id: string): Promise<JobSummary | null> {
   let summary = summaries.get(id);
   if (!summary) {
-    summary = getJson<JobSummary>(`/v1/jobs/${id}/summary?task_limit=0`).catch(() => null);
+    summary = getJson<JobSummary>(jobPath(id, `/summary?task_limit=0`)).catch(() => null);
     summaries.set(id, summary);
   }
   return summary;
@@ -122,7 +122,7 @@ export function viewerView(view: View): void {
   );
 
   const query = new URLSearchParams({ ...filters, limit: "1", ...(at ? { at } : { offset: String(position) }) });
-  getJson<PageWithRecords>(`/v1/jobs/${id}/records?${query}`, view.signal).then(
+  getJson<PageWithRecords>(jobPath(id, `/records?${query}`), view.signal).then(
     (page) => {
       const entry = page.data[0];
       if (!entry) {
