@@ -1,5 +1,6 @@
 // Per-tenant quotas, configured beside the tokens: `TENANT_QUOTAS`, `name:quota=value+quota=value` entries (`*`: the default).
 import { z } from "zod";
+import { configEntries } from "./tokens.js";
 
 const SIZE = /^(\d+)\s*(B|KB|KiB|MB|MiB|GB|GiB|TB|TiB)?$/;
 const UNITS: Record<string, number> = { B: 1, KB: 1e3, KiB: 2 ** 10, MB: 1e6, MiB: 2 ** 20, GB: 1e9, GiB: 2 ** 30, TB: 1e12, TiB: 2 ** 40 };
@@ -36,12 +37,7 @@ const NAME = /^(\*|[A-Za-z0-9_.-]{1,64})$/;
 /** `team-a:jobs=20+rollouts=200000+bytes=2GiB+in_flight=64,*:jobs=5`; errors name the entry and the field. */
 export function parseTenantQuotas(text: string): TenantQuotas {
   const quotas: TenantQuotas = {};
-  const parts = text
-    .split(",")
-    .map((part) => part.trim())
-    .filter(Boolean);
-  parts.forEach((part, i) => {
-    const where = `entry ${i + 1}`;
+  configEntries(text).forEach(({ part, where }) => {
     const colon = part.indexOf(":");
     const name = colon < 0 ? "" : part.slice(0, colon).trim();
     if (colon < 0 || !NAME.test(name)) throw new Error(`${where} is not name:quota=value+quota=value (a token name or *, e.g. team-a:jobs=20+bytes=2GiB)`);

@@ -27,6 +27,15 @@ export class TokenConfigError extends Error {
   override name = "TokenConfigError";
 }
 
+/** A comma-separated variable's entries (`API_TOKENS`, `TENANT_QUOTAS`), each with how an error names it. */
+export function configEntries(text: string): { part: string; where: string }[] {
+  return text
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part, i) => ({ part, where: `entry ${i + 1}` }));
+}
+
 /**
  * `API_TOKENS`: comma-separated `name:token:scopes` entries, scopes joined by `+` (`trainer:<32+ characters>:run+model`).
  * Two entries may share a name (the old and the new token while rotating); a token may appear only once.
@@ -34,12 +43,7 @@ export class TokenConfigError extends Error {
 export function parseApiTokens(text: string): TokenEntry[] {
   const entries: TokenEntry[] = [];
   const seen = new Set<string>();
-  const parts = text
-    .split(",")
-    .map((part) => part.trim())
-    .filter(Boolean);
-  parts.forEach((part, i) => {
-    const where = `entry ${i + 1}`;
+  configEntries(text).forEach(({ part, where }) => {
     const fields = part.split(":");
     if (fields.length !== 3) throw new TokenConfigError(`${where} is not name:token:scopes (scopes joined by +, e.g. trainer:<token>:run+model)`);
     const [name = "", token = "", scopeText = ""] = fields;
