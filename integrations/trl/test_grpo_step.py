@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import sys
 import tempfile
 import time
@@ -35,6 +36,12 @@ def check(ok: bool, what: str) -> None:
         sys.exit(1)
 
 
+def mcqa_grade(text: str, expected: str) -> float:
+    """mcqa's strict_single_letter_boxed for the tiny vocabulary's texts: 1 when the last \\boxed{} holds the expected letter."""
+    letters = re.findall(r"\\boxed\{([A-Z])\}", text)
+    return 1.0 if letters and letters[-1] == expected else 0.0
+
+
 def main() -> None:
     started = time.monotonic()
     torch.manual_seed(0)
@@ -48,12 +55,15 @@ def main() -> None:
     policy_url = f"http://127.0.0.1:{server.server_address[1]}/v1"
 
     rollout = EdgegymRollout(os.environ["EDGEGYM_URL"], os.environ["EDGEGYM_TOKEN"], environment="mcqa",
-                             policy_base_url=policy_url, policy_model_name="tiny")
+                             policy_base_url=policy_url, policy_model_name="tiny",
+                             concurrency=1)  # one rollout at a time: the policy's samples go to the rollouts in order, so a run repeats
     seen: list = []
+    texts: list = []
 
     def reward(completions, **kwargs):  # edgegym_reward, noting what the trainer passed
         values = edgegym_reward(completions, **kwargs)
         seen.extend(values)
+        texts.extend(completions)
         return values
 
     reward.__name__ = "edgegym_reward"
@@ -71,12 +81,15 @@ def main() -> None:
     record_rewards = [float(r["reward"]) for r in records]
     losses = [entry["loss"] for entry in trainer.state.log_history if "loss" in entry]
     changed = [name for name, value in model.named_parameters() if not torch.equal(value.detach(), before[name])]
-    print(json.dumps({"loss": losses, "edgegym_rewards": record_rewards, "trainer_rewards": seen,
-                      "completions": [r["response"]["output"][-1].get("content", [{}])[0].get("text") for r in records],
+    record_texts = [r["response"]["output"][-1]["content"][0]["text"] for r in records]
+    print(json.dumps({"loss": losses, "edgegym_rewards": record_rewards, "trainer_rewards": seen, "completions": record_texts,
                       "weights_changed": len(changed), "seconds": round(time.monotonic() - started, 1)}), flush=True)
     check(len(records) == PROMPTS * GROUP, f"edgegym ran {PROMPTS} prompts x {GROUP} rollouts in one batch ({len(records)} records)")
     check(all(r.get("_ng_task_index") == i // GROUP for i, r in enumerate(records)), "the records come back in group order")
     check(len(losses) == 1 and math.isfinite(losses[0]), f"the step's loss is finite ({losses})")
+    check(texts == record_texts, "the completions TRL decoded from the token ids are the texts edgegym's records hold")
+    graded = [mcqa_grade(text, rows[i // GROUP]["expected_answer"]) for i, text in enumerate(record_texts)]
+    check(record_rewards == graded, f"edgegym's rewards are mcqa's grading of the completions ({graded})")
     check(seen == record_rewards, "the rewards the trainer saw are the rewards in edgegym's records")
     check(len(set(record_rewards)) > 1, "the rewards differ within the batch (so the advantages are not all zero)")
     check(len(changed) > 0, f"{len(changed)} weight tensors changed")
