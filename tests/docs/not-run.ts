@@ -12,6 +12,10 @@ export const NOT_RUN_HERE: Record<string, string> = {
   "npm run bench": "about 12 minutes of load (README); tests/bench/cpu-measure.test.ts checks its measuring",
   "npm run bench -- --quick": "minutes of full load on a shared 2-core machine; bench/ is checked by tests/bench",
   "npm run bench -- --only schedulers": "about 3 minutes of full load (8,192 rollouts per scheduler and case) on a shared 2-core machine",
+  "npm run test:trl":
+    "installs TRL and a CPU torch into a virtual environment and trains on CPU (minutes): its own script, not part of npm test; integrations/tests/test_edgegym_trl.py checks its rollout_func in npm test",
+  ".edgegym/venv-trl/bin/pip install --index-url file:///opt/pypi/simple --extra-index-url file:///opt/pypi-more/simple --find-links /opt/wheels trl transformers accelerate datasets torch":
+    "the install npm run test:trl does itself (integrations/trl/run_test.sh); a local package index only some machines have",
   "ng_collect_rollouts +input_jsonl_fpath=rows.jsonl +output_jsonl_fpath=out/rollouts.jsonl +num_repeats=4 +agent_name=mcqa_simple_agent":
     "needs a NeMo Gym installation; tests/integrations/nemo-gym-dropin.test.ts replays its collector's requests through the agent server",
   "ng_collect_rollouts +input_jsonl_fpath=data.jsonl +output_jsonl_fpath=out/rollouts.jsonl +num_repeats=4 +agent_name=example_multi_step_simple_agent":
