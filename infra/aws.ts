@@ -68,13 +68,22 @@ interface IamPolicy {
 }
 type IamPolicyClass = new (name: string, args: { description: string; policy: $util.Input<string> }) => IamPolicy;
 
+/** The aws provider's `iam.Policy`, checked at run time: a clear error when SST was not set up for AWS. */
+function providerPolicyClass(): IamPolicyClass {
+  const aws: unknown = Reflect.get(globalThis, "aws");
+  const iam: unknown = typeof aws === "object" && aws !== null ? Reflect.get(aws, "iam") : undefined;
+  const Policy: unknown = typeof iam === "object" && iam !== null ? Reflect.get(iam, "Policy") : undefined;
+  if (typeof Policy !== "function") throw new Error("EDGEGYM_TENANTS needs SST's aws provider (deploy with EDGEGYM_BACKEND=aws or both)");
+  return Policy as IamPolicyClass;
+}
+
 /**
  * One IAM policy per tenant, by name (TenantTeamAPolicy for team-a). The provider's `aws` global exists when SST deploys
  * to AWS; it is reached through globalThis so that infra/ type-checks whichever providers `sst install` set up.
  */
 function createTenantPolicies(tenants: string[], bucket: sst.aws.Bucket, queue: sst.aws.Queue): Record<string, IamPolicy> {
   if (tenants.length === 0) return {};
-  const Policy = (globalThis as unknown as { aws: { iam: { Policy: IamPolicyClass } } }).aws.iam.Policy;
+  const Policy = providerPolicyClass();
   const pascal = (name: string) => name.replace(/(^|-)([a-z0-9])/g, (_, __, c: string) => c.toUpperCase());
   return Object.fromEntries(
     tenants.map((tenant) => [
