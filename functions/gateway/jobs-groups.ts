@@ -2,9 +2,9 @@
 // at a time, each handed to one consumer of a cursor only; it waits (long-polls) for a batch, bounded by `wait`.
 import { z } from "zod";
 import type { GroupPage, GroupTake, JobRpc } from "../../contracts/jobs.js";
-import { EdgegymError, parseOr400 } from "../../protocol/index.js";
+import { parseOr400 } from "../../protocol/index.js";
 import { gateway } from "./caller.js";
-import { job } from "./jobs-read.js";
+import { job, missing } from "./jobs-read.js";
 import { readRecords } from "./jobs-views.js";
 import { gatewayPorts } from "./ports.js";
 
@@ -67,7 +67,7 @@ jobGroups.get("/:id/groups", async (c) => {
   const floor = floorOf(query);
   const take: GroupTake = { cursor: query.cursor, limit: query.limit, atLeast: query.min_groups, ...(floor === undefined ? {} : { minVersion: floor }) };
   const page = await longPoll(await job(c), take, query.wait * 1000);
-  if (!page) throw new EdgegymError(404, "unknown_job", `no job "${c.req.param("id")}"`);
+  if (!page) missing(c.req.param("id"));
   const store = gatewayPorts(c.env).store;
   const data = await Promise.all(
     page.groups.map(async (group) => {

@@ -18,7 +18,8 @@ import { resumeQuotas } from "./quotas.js";
 
 type C = Context<GatewayContext>;
 
-function missing(id: string): never {
+/** The answer for a job that does not exist, or that the caller may not see: one text, so ids cannot be probed. */
+export function missing(id: string): never {
   throw new EdgegymError(404, "unknown_job", `no job "${id}"`);
 }
 

@@ -5,7 +5,7 @@ import type { BrowseEntry, RecordsPage } from "../../contracts/job-views.js";
 import { EdgegymError, parseOr400 } from "../../protocol/index.js";
 import type { ObjectStore } from "../../storage/store.js";
 import { gateway } from "./caller.js";
-import { job } from "./jobs-read.js";
+import { job, missing } from "./jobs-read.js";
 import { gatewayPorts } from "./ports.js";
 
 const SummaryQuery = z.object({
@@ -58,16 +58,12 @@ export async function readRecords(store: ObjectStore, entries: Pick<BrowseEntry,
   );
 }
 
-function unknownJob(id: string): never {
-  throw new EdgegymError(404, "unknown_job", `no job "${id}"`);
-}
-
 export const jobViews = gateway.createApp();
 
 jobViews.get("/:id/summary", async (c) => {
   const query = parseOr400(SummaryQuery, c.req.query(), "summary query");
   const { environment, ...rest } = query;
-  return c.json((await (await job(c)).summary({ ...rest, ...(environment ? { environment } : {}) })) ?? unknownJob(c.req.param("id")));
+  return c.json((await (await job(c)).summary({ ...rest, ...(environment ? { environment } : {}) })) ?? missing(c.req.param("id")));
 });
 
 jobViews.get("/:id/records", async (c) => {
@@ -80,7 +76,7 @@ jobViews.get("/:id/records", async (c) => {
     ...(max_reward !== undefined ? { max_reward } : {}),
     ...(failure_class !== undefined ? { failure_class } : {}),
   });
-  if (!page) unknownJob(c.req.param("id"));
+  if (!page) missing(c.req.param("id"));
   const withRecords = records === "true" || records === "1";
   const lines = withRecords ? await readRecords(gatewayPorts(c.env).store, page.entries) : [];
   const data = page.entries.map(({ object_key: _key, offset: _offset, length: _length, ...entry }, i) => ({
