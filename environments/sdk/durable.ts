@@ -3,7 +3,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { EnvironmentEnv } from "../../contracts/env.generated.js";
 import type { Outcome, SessionOperation, SessionRpc } from "../../contracts/rpc.js";
 import { performAny } from "./gymnasium-perform.js";
-import { judgeThrough } from "./judge.js";
+import { toolContext } from "./context.js";
 import { plainData } from "./plain.js";
 import { environmentConfig } from "./config.js";
 import { environmentLog, logOutcome } from "./log.js";
@@ -42,15 +42,7 @@ export abstract class EnvironmentSession extends DurableObject<EnvironmentEnv> i
     // The operation's signal is made only if a tool, verifier or judge reads it (most never do).
     let signal: AbortSignal | undefined;
     const bound = () => (signal ??= AbortSignal.timeout(OPERATION_TIMEOUT_MS));
-    const context = {
-      sessionId,
-      state: this.#state,
-      get signal() {
-        return bound();
-      },
-      judge: judgeThrough(this.env.JUDGE, bound),
-      sql: this.ctx.storage.sql,
-    };
+    const context = toolContext({ sessionId, state: this.#state, signal: bound, models: { judge: this.env.JUDGE }, sql: this.ctx.storage.sql });
     const outcome = await performAny(this.environment, operation, body, context, trusted);
     // Marked after the operation, not before: a write opens SQLite's implicit transaction, inside which an
     // environment's own PRAGMAs (text_to_sql turns foreign keys off) would do nothing.

@@ -3,7 +3,7 @@
 import type { EnvironmentDescription, EnvironmentRpc, ModelRpc, Outcome, SessionOperation } from "../../contracts/rpc.js";
 import { describeEnvironment, streamedMetrics } from "./describe.js";
 import { performAny } from "./gymnasium-perform.js";
-import { judgeThrough } from "./judge.js";
+import { toolContext } from "./context.js";
 import { noState } from "./perform.js";
 import { OPERATION_TIMEOUT_MS } from "./refusals.js";
 import type { Environment, SessionState } from "./types.js";
@@ -66,11 +66,11 @@ export function inProcessEnvironment(environment: Environment, options: InProces
     const now = Date.now();
     sweep(now);
     const signal = AbortSignal.timeout(OPERATION_TIMEOUT_MS);
-    const context = { sessionId, signal, judge: judgeThrough(options.judge, signal) };
-    if (!environment.stateful) return performAny(environment, operation, body, { ...context, state: noState }, true);
+    const context = (state: SessionState<unknown>) => toolContext({ sessionId, state, signal: () => signal, models: { judge: options.judge } });
+    if (!environment.stateful) return performAny(environment, operation, body, context(noState), true);
     let session = sessions.get(sessionId);
     if (!session) sessions.set(sessionId, (session = { value: undefined, expires: now + ttl, tail: Promise.resolve() }));
-    const turn = session.tail.then(() => performAny(environment, operation, body, { ...context, state: stateOf(sessionId) }, true));
+    const turn = session.tail.then(() => performAny(environment, operation, body, context(stateOf(sessionId)), true));
     session.tail = turn.catch(() => undefined);
     session.expires = now + ttl;
     return turn.finally(() => {

@@ -3,8 +3,8 @@
 import { type Outcome, type SessionOperation, type SessionOutcome, type SessionOwner, within } from "../../contracts/rpc.js";
 import type { EnvironmentBindings } from "./bindings.js";
 import { environmentConfig } from "./config.js";
+import { toolContext } from "./context.js";
 import { performAny } from "./gymnasium-perform.js";
-import { judgeThrough } from "./judge.js";
 import { environmentLog, logOutcome } from "./log.js";
 import { noState } from "./perform.js";
 import { plainData } from "./plain.js";
@@ -36,14 +36,7 @@ function run(call: SessionCall, sessionId: string, opens: boolean): Promise<Outc
   let bounded: AbortSignal | undefined;
   const bound = () => (bounded ??= signal ? AbortSignal.any([signal, AbortSignal.timeout(OPERATION_TIMEOUT_MS)]) : AbortSignal.timeout(OPERATION_TIMEOUT_MS));
   const started = Date.now();
-  const context = {
-    sessionId,
-    state: noState,
-    get signal() {
-      return bound();
-    },
-    judge: judgeThrough(env.JUDGE, bound),
-  };
+  const context = toolContext({ sessionId, state: noState, signal: bound, models: { judge: env.JUDGE } });
   return performAny(environment, operation, body, context, trusted).then((outcome) =>
     logOutcome(environmentLog(env, environment.name), operation, { ...outcome, body: plainData(outcome.body) }, started),
   );

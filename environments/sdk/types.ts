@@ -1,6 +1,7 @@
 // The shapes of a compiled environment, both kinds: what defineEnvironment and defineGymnasiumEnvironment produce.
 import type { z } from "zod";
 import type { DatasetRow, FunctionTool, Response, VerifyRequest, VerifyResult } from "../../protocol/index.js";
+import type { ContextPorts } from "../../contracts/context.js";
 import type { Judge } from "./judge.js";
 
 /** A session's state, kept in the session's Durable Object when the environment declares `state`. */
@@ -11,7 +12,7 @@ export interface SessionState<S> {
   clear?(): Promise<void>;
 }
 
-export interface ToolContext<S> {
+export interface ToolContext<S> extends ContextPorts {
   sessionId: string;
   state: SessionState<S>;
   signal: AbortSignal;
