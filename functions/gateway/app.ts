@@ -20,6 +20,7 @@ import { jobViews } from "./jobs-views.js";
 import { jobGroups } from "./jobs-groups.js";
 import { gatewayPorts } from "./ports.js";
 import { run } from "./run.js";
+import { runBatch } from "./run-batch.js";
 import { requestId } from "./request-id.js";
 
 export const app = gateway.createApp();
@@ -47,6 +48,7 @@ app.post("/v1/chat/completions", async (c) => fromBehind(c, await c.env.MODEL_PR
 app.get("/v1/models", async (c) => fromBehind(c, await c.env.MODEL_PROXY.fetch(forwarded(c))));
 
 app.post("/run", run);
+app.post("/run/batch", runBatch);
 // NeMo Gym's head-server routes (discovery, /aggregate_metrics by agent_ref): its collector finds edgegym by config alone.
 app.route("/", nemoGym);
 // OpenEnv's environment server per environment (/openenv/<env>/reset, /step, /state, /ws…): its trainers use edgegym as it is.
@@ -94,6 +96,7 @@ allowOnly(app, {
   "/v1/chat/completions": ["POST"],
   "/v1/models": ["GET"],
   "/run": ["POST"],
+  "/run/batch": ["POST"],
   "/v1/jobs": ["GET", "POST"],
   "/v1/jobs/:id": ["GET", "DELETE"],
   "/v1/jobs/:id/rollouts": ["GET"],

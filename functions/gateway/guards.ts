@@ -10,7 +10,7 @@ import { throttleFailures } from "./login-throttle.js";
 import { callerOf, type GatewayContext, gateway, requestIdOf } from "./caller.js";
 import { policyFor } from "./policy.js";
 import { gatewayPorts } from "./ports.js";
-import { tenantAdmission } from "./quotas.js";
+import { admitOne } from "./slots.js";
 
 function refuse(c: Context<GatewayContext>, error: EdgegymError, headers: Record<string, string>): Response {
   return c.json(error.toEnvelope(requestIdOf(c)), error.status as 403 | 429 | 503, headers);
@@ -51,35 +51,17 @@ const body = gateway.createMiddleware(async (c, next) => {
   await limitBody(c, policy.body, gatewayPorts(c.env).config, next);
 });
 
-/** The slot goes back when the answer is ready, off the answer's path. */
-function later(c: Context, work: Promise<unknown>): void {
-  const settled = work.catch(() => undefined);
-  try {
-    c.executionCtx.waitUntil(settled);
-  } catch {
-    // No execution context (a test calling the app directly): the promise runs on its own.
-  }
-}
-
+/** The tenant's in_flight quota (429) and the deployment's MAX_IN_FLIGHT (503), held until the answer is ready. */
 const admission = gateway.createMiddleware(async (c, next) => {
   if (!policyFor(c).admit) return next();
-  const config = gatewayPorts(c.env).config;
-  const counter = c.env.ADMISSION.getByName("deployment");
-  const slot = await counter.acquire(config.MAX_IN_FLIGHT, config.ADMISSION_LEASE_SECONDS, config.ADMISSION_RETRY_AFTER_SECONDS);
-  if (!slot.ok) {
-    const error = new EdgegymError(
-      503,
-      "over_capacity",
-      `${slot.inFlight} calls are in flight, this deployment's limit (MAX_IN_FLIGHT ${config.MAX_IN_FLIGHT}); retry after ${slot.retryAfterSeconds} s`,
-    );
-    return refuse(c, error, { "Retry-After": String(slot.retryAfterSeconds) });
-  }
+  const slot = await admitOne(c);
+  if (!slot.ok) return refuse(c, slot.error, { "Retry-After": String(slot.retryAfterSeconds) });
   try {
     await next();
   } finally {
-    later(c, counter.release(slot.lease));
+    slot.release();
   }
 });
 
 /** Mounted once, before every route: `app.use(...guards)`. */
-export const guards = [token, scope, rate, body, tenantAdmission, admission];
+export const guards = [token, scope, rate, body, admission];

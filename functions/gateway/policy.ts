@@ -31,6 +31,8 @@ const RULES: Rule[] = [
   { method: "GET", path: /^\/(global_config_dict_yaml|server_instances)$/, policy: { scope: "run", body: "json" } },
   { method: "POST", path: /^\/aggregate_metrics$/, policy: { scope: "run", body: "json" } },
   { method: "POST", path: /^\/run$/, policy: { scope: "run", body: "json", admit: true } },
+  // A batch takes its slots row by row, each while its rollout runs (run-batch.ts): none for the request itself.
+  { method: "POST", path: /^\/run\/batch$/, policy: { scope: "run", body: "json" } },
   // The list of environments is read-only; NeMo Gym's resources-server routes behind the gateway run an environment's
   // tools and verifier: part of a rollout.
   { method: "GET", path: /^\/v1\/environments$/, policy: { scope: "read", or: "run", body: "json" } },

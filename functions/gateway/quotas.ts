@@ -6,8 +6,7 @@ import { type Quota, type QuotaName, quotaOf } from "../../contracts/quotas.js";
 import { allows } from "../../contracts/tokens.js";
 import { openUse } from "../../ledger/index.js";
 import { EdgegymError } from "../../protocol/index.js";
-import { type Caller, callerOf, type GatewayContext, gateway, requestIdOf } from "./caller.js";
-import { policyFor } from "./policy.js";
+import { type Caller, callerOf, type GatewayContext } from "./caller.js";
 import { gatewayPorts } from "./ports.js";
 
 const WHAT: Record<QuotaName, string> = {
@@ -55,32 +54,3 @@ export async function resumeQuotas(c: Context<GatewayContext>, job: JobInfo): Pr
   const rollouts = use.rollouts + job.counts.total;
   if (quota.rollouts !== undefined && rollouts > quota.rollouts) throw quotaExceeded(caller.name, "rollouts", quota.rollouts, rollouts);
 }
-
-/** The slot goes back when the answer is ready, off the answer's path. */
-function later(c: Context, work: Promise<unknown>): void {
-  const settled = work.catch(() => undefined);
-  try {
-    c.executionCtx.waitUntil(settled);
-  } catch {
-    // No execution context (a test calling the app directly): the promise runs on its own.
-  }
-}
-
-/** A tenant's in_flight quota: its own counter beside the deployment's (the same Admission class, one object per tenant). */
-export const tenantAdmission = gateway.createMiddleware(async (c, next) => {
-  if (!policyFor(c).admit) return next();
-  const { caller, quota } = quotaFor(c);
-  if (quota.in_flight === undefined) return next();
-  const config = gatewayPorts(c.env).config;
-  const counter = c.env.ADMISSION.getByName(`tenant:${caller.name}`);
-  const slot = await counter.acquire(quota.in_flight, config.ADMISSION_LEASE_SECONDS, config.ADMISSION_RETRY_AFTER_SECONDS);
-  if (!slot.ok) {
-    const error = quotaExceeded(caller.name, "in_flight", quota.in_flight, slot.inFlight + 1);
-    return c.json(error.toEnvelope(requestIdOf(c)), 429, { "Retry-After": String(slot.retryAfterSeconds) });
-  }
-  try {
-    await next();
-  } finally {
-    later(c, counter.release(slot.lease));
-  }
-});

@@ -65,24 +65,44 @@ export function failureRecord(row: RunRow, error: RpcError, choice: ModelChoice)
   };
 }
 
+/** What every row of a /run call (or a batch) shares: the environment, the step cap, the model choice, the caller. */
+export function runOptions(c: Context<GatewayContext>, query: z.output<typeof RunQuery>) {
+  const environment = query.environment ?? c.req.header(ENVIRONMENT_HEADER);
+  const choice = modelChoice(c, query, gatewayPorts(c.env).config.POLICY_URL_ALLOW);
+  return {
+    choice,
+    options: {
+      ...(environment ? { environment } : {}),
+      ...(query.max_steps ? { maxSteps: query.max_steps } : {}),
+      ...choice,
+      // The rollout's sessions are bound to the caller's token name.
+      caller: callerOf(c).name,
+      requestId: requestIdOf(c),
+    },
+  };
+}
+
+/**
+ * One rollout by the agent; the answer is the record, or the failure as asked: NeMo Gym's failure record (`record`) or
+ * the error (`error`). The agent bounds the rollout by its own deadline; this bound only outlives it, so a call never
+ * waits unbounded. A call that fails outright (the agent's isolate lost, or this bound passed) is a failed rollout too.
+ */
+export async function runOne(
+  c: Context<GatewayContext>,
+  row: RunRow,
+  shared: ReturnType<typeof runOptions>,
+  failures: z.output<typeof RunQuery>["failures"],
+): Promise<{ ok: true; record: JsonRecord } | { ok: false; error: RpcError }> {
+  const call = within(c.env.AGENT.run(row, shared.options), AbortSignal.timeout(gatewayPorts(c.env).config.RUN_TIMEOUT_MS), "the agent");
+  const result = await call.catch((error: unknown) => ({ ok: false as const, error: rpcError(error) }));
+  if (result.ok) return { ok: true, record: result.value };
+  const mode = failures ?? (row._ng_rollout_index !== undefined ? "record" : "error");
+  return mode === "record" ? { ok: true, record: failureRecord(row, result.error, shared.choice) } : result;
+}
+
 export async function run(c: Context<GatewayContext>): Promise<Response> {
   const query = parseOr400(RunQuery, c.req.query(), "run query");
   const row = parseOr400(RunRow, await readJson(c), "dataset row");
-  const environment = query.environment ?? c.req.header(ENVIRONMENT_HEADER);
-  const choice = modelChoice(c, query, gatewayPorts(c.env).config.POLICY_URL_ALLOW);
-  const options = {
-    ...(environment ? { environment } : {}),
-    ...(query.max_steps ? { maxSteps: query.max_steps } : {}),
-    ...choice,
-    // The rollout's sessions are bound to the caller's token name.
-    caller: callerOf(c).name,
-    requestId: requestIdOf(c),
-  };
-  // The agent bounds the rollout by its own deadline; this bound only outlives it, so /run never waits unbounded. A call
-  // that fails outright (the agent's isolate lost, or this bound passed) is a failed rollout too, answered as asked.
-  const call = within(c.env.AGENT.run(row, options), AbortSignal.timeout(gatewayPorts(c.env).config.RUN_TIMEOUT_MS), "the agent");
-  const result = await call.catch((error: unknown) => ({ ok: false as const, error: rpcError(error) }));
-  if (result.ok) return c.json(result.value);
-  const failures = query.failures ?? (row._ng_rollout_index !== undefined ? "record" : "error");
-  return failures === "record" ? c.json(failureRecord(row, result.error, choice)) : raise(result.error);
+  const result = await runOne(c, row, runOptions(c, query), query.failures);
+  return result.ok ? c.json(result.record) : raise(result.error);
 }
