@@ -3,8 +3,10 @@
 import pLimit from "p-limit";
 import type { DatasetRow, RolloutRecord, VerifyResponse } from "../protocol/index.js";
 import { Connection, type ConnectionOptions, EdgegymClientError } from "./http.js";
+import { type BatchOutcome, type RunBatchOptions, runBatch } from "./batch.js";
 import { Files, Jobs } from "./jobs.js";
 
+export type { BatchOutcome, RunBatchOptions } from "./batch.js";
 export { EdgegymClientError, type ConnectionOptions, type RetryOptions, retryAfterMs, retryDelayMs } from "./http.js";
 export type { FeedGroup, GroupBatch, GroupsOptions, JobOptions, UploadedFile, WaitOptions } from "./jobs.js";
 export { type TrainingTurn, trainingTurns } from "./training.js";
@@ -30,8 +32,10 @@ export type RunRecord = VerifyResponse & { _ng_rollout_id: string; agent_ref: { 
 export interface BatchOptions extends RunOptions {
   /** Rollouts per prompt (GRPO's group size); default 1. */
   groupSize?: number;
-  /** /run calls in flight at once; default 64. */
+  /** /run calls in flight at once (with `batched`: rollouts of one request in flight on the gateway, at most 256); default 64. */
   concurrency?: number;
+  /** One POST /run/batch request per 1,024 rollouts, records streamed back, instead of one /run call each. */
+  batched?: boolean;
 }
 
 export interface BatchFailure {
@@ -80,6 +84,7 @@ export class EdgegymClient {
    */
   async batch(rows: DatasetRow[], options: BatchOptions = {}): Promise<BatchResult> {
     const groupSize = options.groupSize ?? 1;
+    if (options.batched) return this.batchStreamed(rows, groupSize, options);
     const limit = pLimit(options.concurrency ?? 64);
     const groups: (RolloutRecord | undefined)[][] = rows.map(() => new Array<RolloutRecord | undefined>(groupSize));
     const failures: BatchFailure[] = [];
@@ -98,6 +103,27 @@ export class EdgegymClient {
         ),
       ),
     );
+    return { groups: groups.map((group) => group.filter((record): record is RolloutRecord => record !== undefined)), failures };
+  }
+
+  /** Rows through POST /run/batch: each outcome as its rollout ends (see client/batch.ts for the retries). */
+  runBatch(rows: DatasetRow[], options: RunBatchOptions = {}): AsyncGenerator<BatchOutcome<RunRecord>> {
+    return runBatch<RunRecord>(this.connection, rows, options);
+  }
+
+  private async batchStreamed(rows: DatasetRow[], groupSize: number, options: BatchOptions): Promise<BatchResult> {
+    const { groupSize: _g, batched: _b, ...rest } = options;
+    const stamped = rows.flatMap((row, task) =>
+      Array.from({ length: groupSize }, (_, repeat) => ({ ...row, _ng_task_index: task, _ng_rollout_index: repeat })),
+    );
+    const groups: (RolloutRecord | undefined)[][] = rows.map(() => new Array<RolloutRecord | undefined>(groupSize));
+    const failures: BatchFailure[] = [];
+    for await (const outcome of this.runBatch(stamped, { ...rest, ...(options.concurrency ? { concurrency: Math.min(256, options.concurrency) } : {}) })) {
+      const task = Math.floor(outcome.index / groupSize);
+      const repeat = outcome.index % groupSize;
+      if ("record" in outcome) groups[task]![repeat] = { ...outcome.record, _ng_task_index: task, _ng_rollout_index: repeat };
+      else failures.push({ task, repeat, error: outcome.error });
+    }
     return { groups: groups.map((group) => group.filter((record): record is RolloutRecord => record !== undefined)), failures };
   }
 }

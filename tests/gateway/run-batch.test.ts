@@ -1,6 +1,7 @@
 // POST /run/batch in workerd: rows in, one NDJSON line per row as it ends, a closing line with the counts; bad rows are a
 // 400 naming the row before anything runs; a row refused admission is an error line with retry_after_seconds.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type DatasetRow, EdgegymClient } from "../../client/index.js";
 import type { Local } from "../../local/emulation.js";
 import { fixtureRows } from "../helpers/fixtures.js";
 import { startTestLocal } from "../helpers/local.js";
@@ -95,5 +96,34 @@ describe("a batch of rows", () => {
     }
     expect(lines.filter((l) => l.record).length).toBe(done.records);
     expect(done.records).toBeGreaterThan(0);
+  });
+});
+
+describe("the TypeScript client's batched mode", () => {
+  it("keeps prompts and groups in order, one request for all of them", async () => {
+    const client = new EdgegymClient({ url: local.url, token: local.token });
+    const prompts = rows().slice(0, 2) as DatasetRow[];
+    const { groups, failures } = await client.batch(prompts, { environment: ENV, groupSize: 3, batched: true, concurrency: 4 });
+    expect(failures).toEqual([]);
+    expect(groups.map((group) => group.map((r) => [r._ng_task_index, r._ng_rollout_index]))).toEqual([
+      [
+        [0, 0],
+        [0, 1],
+        [0, 2],
+      ],
+      [
+        [1, 0],
+        [1, 1],
+        [1, 2],
+      ],
+    ]);
+    for (const record of groups.flat()) expect(typeof record.reward).toBe("number");
+  });
+
+  it("sends refused rows again after Retry-After until every record is in", async () => {
+    const client = new EdgegymClient({ url: slow.url, token: slow.token, maxRetries: 30 });
+    const { groups, failures } = await client.batch(rows().slice(0, 2) as DatasetRow[], { environment: ENV, groupSize: 2, batched: true, concurrency: 4 });
+    expect(failures).toEqual([]);
+    expect(groups.map((group) => group.length)).toEqual([2, 2]);
   });
 });
