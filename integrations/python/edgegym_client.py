@@ -223,6 +223,60 @@ class Transport:
             time.sleep(wait)
 
 
+    def stream(self, path: str, body: bytes, query: Optional[Mapping[str, Any]] = None) -> Tuple[int, Dict[str, str], Iterator[bytes]]:
+        """A POST whose answer is read line by line as it comes (NDJSON), on a connection of its own. A 429/503 before
+        the stream starts is waited out as in `request`; an error answer's lines are its body."""
+        params = {k: _query_value(v) for k, v in (query or {}).items() if v is not None}
+        target = self.base_path + path + (f"?{urlencode(params)}" if params else "")
+        sent = {"user-agent": self.user_agent, "accept": "application/x-ndjson", "content-type": "application/json"}
+        if self.token:
+            sent["authorization"] = f"Bearer {self.token}"
+        deadline = time.monotonic() + self.max_wait
+        attempt = 0
+        while True:
+            attempt += 1
+            backoff = min(10.0, 0.5 * 2 ** (attempt - 1)) * (0.5 + random.random() / 2)
+            if self.scheme == "https":
+                connection: http.client.HTTPConnection = http.client.HTTPSConnection(self.host, self.port, timeout=self.timeout, context=self.ssl_context)
+            else:
+                connection = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
+            try:
+                connection.request("POST", target, body=body, headers=sent)
+                response = connection.getresponse()
+            except socket.timeout as error:
+                connection.close()
+                raise TransportError(f"POST {path}: no answer within {self.timeout:g} s") from error
+            except OSError as error:
+                connection.close()
+                if time.monotonic() + backoff > deadline:
+                    raise TransportError(f"POST {path}: {self.scheme}://{self.host}:{self.port} unreachable ({error})") from error
+                time.sleep(backoff)
+                continue
+            headers = {k.lower(): v for k, v in response.getheaders()}
+            if response.status in WAIT_STATUSES:
+                response.read()
+                connection.close()
+                wait = _retry_after(headers.get("retry-after"))
+                wait = backoff if wait is None else wait
+                if time.monotonic() + wait <= deadline:
+                    time.sleep(wait)
+                    continue
+
+            def lines(response: http.client.HTTPResponse = response, connection: http.client.HTTPConnection = connection) -> Iterator[bytes]:
+                try:
+                    while True:
+                        try:
+                            line = response.readline()
+                        except (OSError, http.client.HTTPException):
+                            return  # the stream was cut: the caller sees which rows never came
+                        if not line:
+                            return
+                        yield line
+                finally:
+                    connection.close()
+
+            return response.status, headers, lines()
+
 def _query_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -291,8 +345,9 @@ class Client:
         return self._json("POST", "/run", row, query)
 
     def run_batch(self, rows: Sequence[Mapping[str, Any]], *, group_size: int = 1, concurrency: int = 64,
-                  **options: Any) -> List[Dict[str, Any]]:
+                  batched: bool = False, **options: Any) -> List[Dict[str, Any]]:
         """Each row `group_size` times, consecutively (a GRPO group), run concurrently; records in the same order.
+        `batched=True`: one POST /run/batch per 1,024 rollouts, records streamed back (stream_batch), not a /run each.
 
         Rollout k of row i carries `_ng_task_index` (the row's own, else i) and `_ng_rollout_index` k. A rollout that fails
         comes back as a failure record (`_ng_failure_class`, reward 0) rather than raising, so one bad row does not lose
@@ -305,8 +360,56 @@ class Client:
             for k in range(group_size):
                 batch.append({**json.loads(json.dumps(row)), "_ng_task_index": task, "_ng_rollout_index": k})
         options.setdefault("failures", "record")
+        if batched:
+            records: List[Optional[Dict[str, Any]]] = [None] * len(batch)
+            for index, record in self.stream_batch(batch, concurrency=min(256, concurrency), **options):
+                records[index] = record
+            return [r for r in records if r is not None]
         with ThreadPoolExecutor(max_workers=max(1, min(concurrency, len(batch)))) as pool:
             return list(pool.map(lambda r: self.run(r, **options), batch))
+
+    def stream_batch(self, rows: Sequence[Mapping[str, Any]], *, environment: Optional[str] = None, max_steps: Optional[int] = None,
+                     policy_base_url: Any = None, policy_model_name: Optional[str] = None, return_token_ids: Optional[bool] = None,
+                     failures: Optional[str] = None, concurrency: Optional[int] = None,
+                     max_retries: int = 10) -> Iterator[Tuple[int, Dict[str, Any]]]:
+        """Rows through POST /run/batch: (index, record) as each rollout ends, in the order they end. A failed rollout is
+        NeMo Gym's failure record with failures="record" (the default for rows carrying `_ng_rollout_index`), else raises
+        EdgegymError. Rows refused admission (429/503) or lost with a cut stream are sent again after the longest
+        Retry-After, at most `max_retries` times; 1,024 rows go per request."""
+        query = {"environment": environment, "max_steps": max_steps, "failures": failures, "concurrency": concurrency,
+                 **self._model_query(policy_base_url, policy_model_name, return_token_ids)}
+        pending = list(range(len(rows)))
+        for retry in range(max_retries + 1):
+            again: List[int] = []
+            wait = 0.0
+            for start in range(0, len(pending), 1024):
+                part = pending[start:start + 1024]
+                body = json.dumps({"rows": [rows[i] for i in part]}, separators=(",", ":")).encode()
+                status, _, lines = self.transport.stream("/run/batch", body, query)
+                if status != 200:
+                    raise self._error(status, b"".join(lines))
+                open_rows = set(part)
+                for raw in lines:
+                    line = json.loads(raw)
+                    if line.get("done"):
+                        continue
+                    index = part[line["index"]]
+                    open_rows.discard(index)
+                    if "record" in line:
+                        yield index, line["record"]
+                        continue
+                    error = line["error"]
+                    if error["status"] in WAIT_STATUSES and retry < max_retries:
+                        again.append(index)
+                        wait = max(wait, float(error.get("retry_after_seconds") or 0))
+                        continue
+                    raise EdgegymError(error["status"], error["code"], error["message"], {"error": error, "index": index})
+                again.extend(sorted(open_rows))  # the stream was cut before these rows' lines came
+            pending = again
+            if not pending:
+                return
+            time.sleep(wait + random.random() * max(wait, 0.2) * 0.5)
+        raise EdgegymError(503, "over_capacity", f"{len(pending)} rows were still refused after {max_retries} retries")
 
     def create_job(self, rows: Iterable[Mapping[str, Any]], *, environment: Optional[str] = None, num_repeats: int = 1,
                    policy_base_url: Any = None, policy_model_name: Optional[str] = None,

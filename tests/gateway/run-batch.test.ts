@@ -1,5 +1,7 @@
 // POST /run/batch in workerd: rows in, one NDJSON line per row as it ends, a closing line with the counts; bad rows are a
 // 400 naming the row before anything runs; a row refused admission is an error line with retry_after_seconds.
+import { spawn } from "node:child_process";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatasetRow, EdgegymClient } from "../../client/index.js";
 import type { Local } from "../../local/emulation.js";
@@ -126,4 +128,47 @@ describe("the TypeScript client's batched mode", () => {
     expect(failures).toEqual([]);
     expect(groups.map((group) => group.length)).toEqual([2, 2]);
   });
+});
+
+// The Python client (standard library only) against the same gateway: stream_batch and run_batch(batched=True).
+const PYTHON_BATCH = `
+import json, sys
+from edgegym_client import Client
+url, token, environment, slow_url, slow_token = sys.argv[1:6]
+rows = [json.loads(line) for line in sys.stdin]
+with Client(url, token) as client:
+    seen = sorted(index for index, record in client.stream_batch(rows, environment=environment, concurrency=3) if isinstance(record["reward"], (int, float)))
+    grouped = client.run_batch(rows[:2], group_size=2, batched=True, environment=environment)
+with Client(slow_url, slow_token) as slow:
+    retried = slow.run_batch(rows[:2], group_size=2, batched=True, environment=environment, concurrency=4)
+print(json.dumps({"seen": seen, "grouped": [[r["_ng_task_index"], r["_ng_rollout_index"]] for r in grouped], "retried": len(retried)}))
+`;
+
+describe("the Python client's batched mode", () => {
+  it("streams every row's record and keeps GRPO groups in order, retrying refused rows", async () => {
+    const child = spawn("python3", ["-c", PYTHON_BATCH, local.url, local.token ?? "", ENV, slow.url, slow.token ?? ""], {
+      env: { ...process.env, PYTHONPATH: path.resolve("integrations", "python"), PYTHONDONTWRITEBYTECODE: "1" },
+    });
+    child.stdin.end(
+      rows()
+        .map((row) => JSON.stringify(row))
+        .join("\n"),
+    );
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect(code, stderr).toBe(0);
+    expect(JSON.parse(stdout)).toEqual({
+      seen: [0, 1, 2, 3, 4],
+      grouped: [
+        [0, 0],
+        [0, 1],
+        [1, 0],
+        [1, 1],
+      ],
+      retried: 4,
+    });
+  }, 120_000);
 });
