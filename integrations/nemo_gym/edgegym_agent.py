@@ -5,7 +5,9 @@ NeMo Gym's client (ng_collect_rollouts, NeMo RL) builds http://host:port URLs an
 on such an address and forwards, over HTTP(S) with the bearer token:
 
     GET  /global_config_dict_yaml, /server_instances   NeMo Gym's head-server discovery: every edgegym agent, at this address
-    POST /run                                           one rollout (the row as it is; NeMo Gym's answer back)
+    POST /run                                           one rollout (the row as it is; NeMo Gym's answer back); with
+                                                        --batch-window-ms, the calls that arrive together go as one
+                                                        POST /run/batch (coalesce.py)
     POST /aggregate_metrics                             routed by the entries' agent_ref
     GET  /                                              {"status": "ok"} (NeMo Gym's liveness probe)
 
@@ -40,6 +42,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Dict, Optional, Tuple
 
+from coalesce import Coalescer
 from local_guard import WILDCARDS, LocalGuard
 
 try:
@@ -89,6 +92,12 @@ class Forwarder:
         self.verbose = args.verbose
         # Who may use this server (Host, Origin, the local secret); its addresses are added once serve() knows the port.
         self.guard = LocalGuard(args.allow_origin, args.secret or None, args.advertise)
+        self.coalescer: Optional[Coalescer] = None
+        if args.batch_window_ms > 0:
+            self.coalescer = Coalescer(self.transport, {**self.run_query, "concurrency": min(256, args.batch_max_rows)},
+                                       args.batch_window_ms / 1000, args.batch_max_rows, args.max_wait,
+                                       one=lambda body: self.forward("POST", "/run", body, coalesce=False),
+                                       unreachable=lambda body, message: self.unreachable("/run", body, message), verbose=args.verbose)
 
     def failure_mode(self, row: Any) -> str:
         """The gateway's rule: a record for a row from NeMo Gym's collector (it stamps _ng_rollout_index), else the error."""
@@ -96,7 +105,9 @@ class Forwarder:
             return self.failures
         return "record" if isinstance(row, dict) and "_ng_rollout_index" in row else "error"
 
-    def forward(self, method: str, path: str, body: Optional[bytes]) -> Tuple[int, str, bytes]:
+    def forward(self, method: str, path: str, body: Optional[bytes], coalesce: bool = True) -> Tuple[int, str, bytes]:
+        if coalesce and path == "/run" and self.coalescer is not None and body is not None:
+            return self.coalescer.submit(body)
         # The gateway names this address in its discovery answers: NeMo Gym's client must come back here, not to it.
         headers = {"x-forwarded-host": self.advertise} if self.advertise else {}
         query: Dict[str, Any] = {}
@@ -220,12 +231,20 @@ def parse_args(argv: Optional[list] = None) -> argparse.Namespace:
     parser.add_argument("--secret", default=os.environ.get("EDGEGYM_FORWARDER_SECRET"),
                         help="a local secret every request must carry (Authorization: Bearer <secret>); default "
                              "$EDGEGYM_FORWARDER_SECRET, else none: NeMo Gym's collector cannot send it")
+    parser.add_argument("--batch-window-ms", type=float, default=0.0,
+                        help="hold each /run this long and send those that came together as one POST /run/batch (NeMo RL "
+                             "sends a step's rollouts at once); 0, the default, sends one /run each")
+    parser.add_argument("--batch-max-rows", type=int, default=256, help="rows per batch at most (default 256; the gateway's limit is 1024)")
     parser.add_argument("--verbose", action="store_true", help="log every request to stderr")
     args = parser.parse_args(argv)
     if not args.gateway:
         parser.error("--gateway (or EDGEGYM_URL) is required")
     if args.policy_base_url and not args.policy_model:
         parser.error("--policy-base-url needs --policy-model")
+    if args.batch_window_ms < 0 or args.batch_window_ms > 1000:
+        parser.error(f"--batch-window-ms must be between 0 and 1000, got {args.batch_window_ms:g}")
+    if not 2 <= args.batch_max_rows <= 1024:
+        parser.error(f"--batch-max-rows must be between 2 and 1024, got {args.batch_max_rows}")
     args.token = resolve_token(args.gateway, args.token)
     return args
 
