@@ -135,6 +135,24 @@ export async function runDirect(url: string, shape: Shape, count: number, concur
   return tally;
 }
 
+/** The same rollouts through POST /run/batch: requests of up to 1,024 rows, `concurrency` of them in flight on the gateway. */
+export async function runBatched(url: string, shape: Shape, count: number, concurrency: number, headers: Record<string, string> = {}): Promise<Tally> {
+  const tally: Tally = { rollouts: 0, failed: 0, turns: 0, reward: 0 };
+  const target = `${url}/run/batch?environment=${encodeURIComponent(shape.environment)}&concurrency=${concurrency}`;
+  for (let start = 0; start < count; start += 1024) {
+    const rows = Array.from({ length: Math.min(1024, count - start) }, (_, i) => shape.row(start + i));
+    const response = await fetch(target, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify({ rows }) });
+    if (!response.ok) throw new Error(`/run/batch answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
+    for (const line of (await response.text()).split("\n")) {
+      if (line === "") continue;
+      const parsed = JSON.parse(line) as { record?: Record<string, unknown>; error?: unknown; done?: boolean };
+      if (parsed.record) add(tally, parsed.record);
+      else if (parsed.error) tally.failed++;
+    }
+  }
+  return tally;
+}
+
 interface JobStatus {
   id: string;
   status: string;

@@ -11,7 +11,7 @@ import {
   startHost,
   startSimulatorProcess,
 } from "../cpu/processes.js";
-import { jobTally, runDirect, runJob, SINGLE_TOOL, type Shape, TEN_TURNS, type Tally } from "../cpu/workload.js";
+import { jobTally, runBatched, runDirect, runJob, SINGLE_TOOL, type Shape, TEN_TURNS, type Tally } from "../cpu/workload.js";
 import { type Figure, emit, median, progress, quick } from "../lib/report.js";
 
 const QUICK = quick();
@@ -21,9 +21,9 @@ const POLL_MS = 50;
 const REPS = QUICK ? 1 : 3;
 // Enough rollouts per window that /proc's 10 ms ticks and the job's polling weigh ~1% or less.
 const SIZES: Record<string, number> = QUICK ? { "1-tool": 512, "10-turn": 64 } : { "1-tool": 4096, "10-turn": 512 };
-type PathName = "run" | "jobs" | "baseline";
-const PATHS: PathName[] = ["run", "jobs", "baseline"];
-const LABEL: Record<PathName, string> = { run: "(a) /run", jobs: "(b) jobs", baseline: "(c) baseline loop" };
+type PathName = "run" | "batch" | "jobs" | "baseline";
+const PATHS: PathName[] = ["run", "batch", "jobs", "baseline"];
+const LABEL: Record<PathName, string> = { run: "(a) /run", batch: "(a2) /run/batch", jobs: "(b) jobs", baseline: "(c) baseline loop" };
 
 const started = performance.now();
 const say = progress("efficiency", started);
@@ -62,6 +62,9 @@ async function measure(
   let tally: Tally;
   if (path === "run") {
     tally = await runDirect(host.url, shape, count, CONCURRENCY, host.headers);
+    after = await read();
+  } else if (path === "batch") {
+    tally = await runBatched(host.url, shape, count, CONCURRENCY, host.headers);
     after = await read();
   } else if (path === "baseline") {
     tally = await baseline.run(shape.name, count, CONCURRENCY);
@@ -178,6 +181,13 @@ try {
         runs: (samples.get(key) ?? []).map((s) => ({ rollouts: s.rollouts, seconds: s.seconds, cpu_ms: s.cpu })),
       };
     }
+    figures.push({
+      id: `efficiency.batch_over_jobs.${shape.name}`,
+      label: `${LABEL.batch} / ${LABEL.jobs} ${shape.name}: CPU per rollout ratio`,
+      value: cpu(`batch ${shape.name}`) / cpu(`jobs ${shape.name}`),
+      unit: "×",
+      target: { op: "<=", value: 1.5 },
+    });
     for (const path of ["run", "jobs"] as const) {
       figures.push({
         id: `efficiency.${path}_over_baseline.${shape.name}`,
