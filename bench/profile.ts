@@ -14,7 +14,7 @@ import { topology } from "../infra/topology.js";
 import { buildWorkers } from "../local/build.js";
 import { workerOptions } from "../local/emulation.js";
 import { startSimulatorProcess } from "./cpu/processes.js";
-import { runDirect, runJob, SINGLE_TOOL, TEN_TURNS } from "./cpu/workload.js";
+import { BENCH_TOKEN, runDirect, runJob, SINGLE_TOOL, TEN_TURNS } from "./cpu/workload.js";
 
 const { values } = parseArgs({
   options: {
@@ -84,10 +84,18 @@ class Session {
 const simulator = await startSimulatorProcess();
 const inspectorPort = await freePort();
 const environments = [SINGLE_TOOL.environment, TEN_TURNS.environment];
-const specs = topology({ environments, modelBaseUrl: simulator.baseUrl, modelName: simulator.model });
+// The gateway refuses every call without a token it knows: the bench's own, with no rate limit in the way.
+const specs = topology({
+  environments,
+  modelBaseUrl: simulator.baseUrl,
+  modelName: simulator.model,
+  vars: { gateway: { RATE_LIMIT_PER_SECOND: "0" } },
+});
+const secrets = { API_TOKENS: `bench:${BENCH_TOKEN}:admin`, SESSION_SECRET: "edgegym-profile-session-secret-0123456789", MODEL_API_KEY: "", TENANT_QUOTAS: "" };
+const headers = { authorization: `Bearer ${BENCH_TOKEN}` };
 const bundles = await buildWorkers(specs);
 const miniflare = new Miniflare({
-  workers: specs.map((spec) => workerOptions(spec, bundles.get(spec.name)!, {})),
+  workers: specs.map((spec) => workerOptions(spec, bundles.get(spec.name)!, secrets)),
   host: "127.0.0.1",
   port: 0,
   cf: false,
@@ -96,9 +104,10 @@ const miniflare = new Miniflare({
 });
 try {
   const url = (await miniflare.ready).toString().replace(/\/$/, "");
-  const run = () => (values.path === "run" ? runDirect(url, shape, rollouts, 32) : runJob(url, shape, 16, Math.max(1, rollouts / 16), 100));
-  // Warm-up: isolates created and JIT warm before sampling.
-  await (values.path === "run" ? runDirect(url, shape, 64, 32) : runJob(url, shape, 16, 4, 100));
+  const run = () => (values.path === "run" ? runDirect(url, shape, rollouts, 32, headers) : runJob(url, shape, 16, Math.max(1, rollouts / 16), 100, headers));
+  // Warm-up: isolates created and JIT warm before sampling; a warm-up that failed says so instead of profiling refusals.
+  const warm = await (values.path === "run" ? runDirect(url, shape, 64, 32, headers) : runJob(url, shape, 16, 4, 100, headers));
+  if ("failed" in warm && warm.failed > 0) throw new Error(`the warm-up's rollouts failed (${warm.failed} of 64): nothing worth profiling`);
   const targets = (await (await fetch(`http://127.0.0.1:${inspectorPort}/json/list`)).json()) as { title: string; webSocketDebuggerUrl: string }[];
   const sessions = await Promise.all(
     targets
