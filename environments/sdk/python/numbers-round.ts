@@ -82,7 +82,11 @@ function generalForm(x: number, precision: number, alternate: boolean, upper: bo
   const p = precision === 0 ? 1 : precision;
   const { exp } = scientific(x, p);
   const trim = (s: string) => (alternate || !s.includes(".") ? s : s.replace(/\.?0+$/, ""));
-  if (exp >= -4 && exp < p) return trim(fixed(roundTo(exactDecimal(x).digits, exactDecimal(x).scale, p - 1 - exp), p - 1 - exp));
+  if (exp >= -4 && exp < p) {
+    const places = p - 1 - exp;
+    const { digits, scale } = exactDecimal(x);
+    return trim(fixed(roundTo(digits, scale, places), places)) + (alternate && places === 0 ? "." : "");
+  }
   const form = exponentForm(x, p - 1, alternate, upper ? "E" : "e");
   const [mantissa, tail] = form.split(/(?=[eE])/) as [string, string];
   return trim(mantissa) + tail;

@@ -1,5 +1,12 @@
 // Python's int(str), float(str) and repr(float): Unicode digits, underscores, shortest round-trip digits.
-import { pyStrip } from "./text.js";
+/**
+ * What int() and float() strip: ASCII whitespace (\t \n \v \f \r and space) and non-ASCII str.isspace()
+ * characters. CPython keeps ASCII characters as they are before its C-level isspace, so U+001C–U+001F, which
+ * str.strip() removes, make int("\x1c0") a ValueError.
+ */
+const NUMBER_SPACE = "\\t\\n\\v\\f\\r \\x85\\xA0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000";
+const NUMBER_TRIM = new RegExp(`^[${NUMBER_SPACE}]+|[${NUMBER_SPACE}]+$`, "gu");
+const numberStrip = (text: string) => text.replace(NUMBER_TRIM, "");
 
 const DECIMAL_DIGIT = /\p{Nd}/u;
 const UNICODE_DIGITS = /\p{Nd}/gu;
@@ -29,7 +36,7 @@ const INT_SYNTAX = Object.fromEntries(
 
 /** int(text, base) for base 2, 8, 10 or 16 as an exact integer, or null where Python raises ValueError. */
 export function pyInt(text: string, base: 2 | 8 | 10 | 16 = 10): bigint | null {
-  const stripped = asciiDigits(pyStrip(text));
+  const stripped = asciiDigits(numberStrip(text));
   if (!INT_SYNTAX[base]!.test(stripped)) return null;
   const negative = stripped.startsWith("-");
   const digits = stripped
@@ -59,7 +66,7 @@ const SPECIAL = /^([+-]?)(inf|infinity|nan)$/i;
 
 /** float(text), or null where Python raises ValueError (underscores between digits and any Unicode digit accepted). */
 export function parsePyFloat(text: string): number | null {
-  const ascii = asciiDigits(pyStrip(text));
+  const ascii = asciiDigits(numberStrip(text));
   const special = SPECIAL.exec(ascii);
   if (special) {
     if (special[2]!.toLowerCase() === "nan") return Number.NaN;

@@ -28,7 +28,8 @@ def enc(v):
     if isinstance(v, int):
         return {"i": str(v)}
     if isinstance(v, float):
-        return {"f": struct.pack(">d", v).hex()}
+        # A NaN's sign bit is not modelled (JS engines may canonicalise it): every NaN is the quiet positive one.
+        return {"f": "7ff8000000000000" if v != v else struct.pack(">d", v).hex()}
     if isinstance(v, (list, tuple)):
         return [enc(x) for x in v]
     if isinstance(v, dict):
