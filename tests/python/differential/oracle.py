@@ -74,6 +74,7 @@ def case_table():
 OPS = {
     "props": props,
     "case_table": case_table,
+    "unassigned": lambda: ranges(lambda c: unicodedata.category(c) == "Cn"),
     "version": lambda: list(sys.version_info[:2]),
     "repr": lambda x: repr(x),
     "findall": lambda p, s, flags: re.findall(p, s, flags),

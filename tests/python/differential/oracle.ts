@@ -4,6 +4,8 @@ import { fileURLToPath } from "node:url";
 import { createInterface, type Interface } from "node:readline";
 import { PyError, PythonJsonDecodeError, PythonJsonLimitError, PythonRegexError } from "../../../environments/sdk/python/index.js";
 
+import { inRanges } from "./unicode.js";
+
 const SCRIPT = fileURLToPath(new URL("./oracle.py", import.meta.url));
 
 /** What one operation gave: a value (encoded as below), or the exception's type name and message. */
@@ -95,6 +97,14 @@ export class Oracle {
     const [answer] = await this.run([["version"]]);
     const ok = (answer as { ok: { i: string }[] }).ok;
     return [Number(ok[0]!.i), Number(ok[1]!.i)];
+  }
+
+  /** Whether CPython's Unicode version assigns a code point (newer characters are the engines' version gap). */
+  async assigned(): Promise<(cp: number) => boolean> {
+    const [answer] = await this.run([["unassigned"]]);
+    const ranges = (answer as { ok: { i: string }[][] }).ok.map(([a, b]) => [Number(a!.i), Number(b!.i)] as [number, number]);
+    const unassigned = inRanges(ranges);
+    return (cp) => !unassigned(cp);
   }
 
   stop(): void {
