@@ -9,7 +9,6 @@ import unicodedata
 
 sys.set_int_max_str_digits(0)
 
-
 def dec(v):
     if isinstance(v, dict):
         if "f" in v and len(v) == 1:
@@ -20,7 +19,6 @@ def dec(v):
     if isinstance(v, list):
         return [dec(x) for x in v]
     return v
-
 
 def enc(v):
     if isinstance(v, bool) or v is None or isinstance(v, str):
@@ -36,7 +34,6 @@ def enc(v):
         return {"d": [[enc(k), enc(x)] for k, x in v.items()]}
     return {"repr": repr(v)}
 
-
 def ranges(pred):
     out, start = [], None
     for cp in range(0x110001):
@@ -48,7 +45,6 @@ def ranges(pred):
             start = None
     return out
 
-
 def props():
     """Every code point's str predicates and its assignment in this CPython's Unicode version, as ranges."""
     preds = {name: getattr(str, name) for name in ["isspace", "isalpha", "isdecimal", "isdigit", "isnumeric", "isalnum", "isupper", "islower", "isprintable"]}
@@ -56,7 +52,6 @@ def props():
     out["unassigned"] = ranges(lambda c: unicodedata.category(c) == "Cn")
     out["unidata_version"] = unicodedata.unidata_version
     return out
-
 
 def case_table():
     """[cp, lower, upper, casefold] for every code point some mapping changes."""
@@ -70,7 +65,6 @@ def case_table():
             rows.append([cp, low, up, fold])
     return rows
 
-
 OPS = {
     "props": props,
     "case_table": case_table,
@@ -81,14 +75,12 @@ OPS = {
     "findall_each": lambda ps, s, flags: ["".join(re.findall(p, s, flags)) for p in ps],
 }
 
-
 def run(op):
     name, *args = op
     try:
         return {"ok": enc(OPS[name](*[dec(a) for a in args]))}
     except Exception as e:  # noqa: BLE001 - every Python exception is an answer to compare
         return {"err": type(e).__name__, "msg": str(e)}
-
 
 def main():
     for line in sys.stdin:
@@ -99,6 +91,5 @@ def main():
             print(json.dumps({"ok": True}), flush=True)
             continue
         print(json.dumps([run(op) for op in request["ops"]]), flush=True)
-
 
 main()

@@ -53,8 +53,11 @@ export class Oracle {
     });
   }
 
-  /** Starts CPython; rejects with what to install when the executable is missing (the suite fails, never skips). */
-  static async start(executable = "python3"): Promise<Oracle> {
+  /**
+   * Starts CPython (`python3` on PATH, or EDGEGYM_PYTHON); rejects with what to install when the executable is
+   * missing (the suite fails, never skips).
+   */
+  static async start(executable = process.env.EDGEGYM_PYTHON || "python3"): Promise<Oracle> {
     const child = spawn(executable, ["-X", "utf8", "-u", SCRIPT], { stdio: ["pipe", "pipe", "pipe"] });
     await new Promise<void>((resolve, reject) => {
       child.once("spawn", () => resolve());
