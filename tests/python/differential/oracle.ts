@@ -123,7 +123,12 @@ export interface Case {
   ours: Answer;
 }
 
-const show = (value: unknown) => JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? `${v}n` : v));
+/** JSON with every non-ASCII character escaped, so a BOM or U+0085 in a failing input is visible. */
+const show = (value: unknown) =>
+  JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? `${v}n` : v)).replace(
+    /[^\x20-\x7e]/g,
+    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 
 /**
  * Throws listing every case where the two answers differ. With `errorMessages: false` two exceptions of the same

@@ -18,9 +18,34 @@ afterAll(() => oracle?.stop());
 
 /** Scalars that compare across types (1, 1.0, true; huge ints next to their nearest float), and strings by code point. */
 const SCALAR = fc.constantFrom(
-  "1", "1.0", "true", "false", "0", "-0.0", "0.5", "2", "9007199254740993", "9007199254740992", "9007199254740992.0", "1e400", "-1e400",
-  "NaN", "null", "123456789012345678901234567890", "1.2345678901234568e29", '"a"', '"b"', '"\\uffff"', '"\\ud83d\\ude00"', '"\\u00e9"',
-  '"it\'s"', '"say \\"hi\\""', '"both \' and \\""', '"\\u0085\\u00a0\\u200b\\ufeff\\u0000\\u007f"', '"\\u0130"', '""',
+  "1",
+  "1.0",
+  "true",
+  "false",
+  "0",
+  "-0.0",
+  "0.5",
+  "2",
+  "9007199254740993",
+  "9007199254740992",
+  "9007199254740992.0",
+  "1e400",
+  "-1e400",
+  "NaN",
+  "null",
+  "123456789012345678901234567890",
+  "1.2345678901234568e29",
+  '"a"',
+  '"b"',
+  '"\\uffff"',
+  '"\\ud83d\\ude00"',
+  '"\\u00e9"',
+  '"it\'s"',
+  '"say \\"hi\\""',
+  '"both \' and \\""',
+  '"\\u0085\\u00a0\\u200b\\ufeff\\u0000\\u007f"',
+  '"\\u0130"',
+  '""',
 );
 const VALUE: fc.Arbitrary<string> = fc.letrec<{ v: string }>((tie) => ({
   v: fc.oneof(
@@ -46,13 +71,18 @@ describe("comparisons and printing of parsed values", () => {
   });
 
   it("sorted(list) of comparable scalars, and str()/repr() of any value", async () => {
-    const numbers = fc.array(fc.constantFrom("1", "1.0", "true", "false", "0", "-0.0", "0.5", "2", "9007199254740993", "9007199254740992.0", "1e400", "-1e400"), { maxLength: 8 });
+    const numbers = fc.array(
+      fc.constantFrom("1", "1.0", "true", "false", "0", "-0.0", "0.5", "2", "9007199254740993", "9007199254740992.0", "1e400", "-1e400"),
+      { maxLength: 8 },
+    );
     const strings = fc.array(fc.constantFrom('"a"', '"b"', '"\\uffff"', '"\\ud83d\\ude00"', '"\\u00e9"', '""', '"ab"'), { maxLength: 8 });
     const list = fc.oneof(numbers, strings).map((items) => `[${items.join(", ")}]`);
     await fc.assert(
       fc.asyncProperty(fc.array(fc.tuple(list, VALUE), BATCH), async (inputs) => {
         const sorted = await oracle.run(inputs.map(([l]) => ["sorted", l]));
-        assertSame(inputs.map((input, k) => ({ input: input[0], python: sorted[k]!, ours: answerOf(() => pyRepr(pySorted(pyJsonValue(input[0]) as unknown[]))) })));
+        assertSame(
+          inputs.map((input, k) => ({ input: input[0], python: sorted[k]!, ours: answerOf(() => pyRepr(pySorted(pyJsonValue(input[0]) as unknown[]))) })),
+        );
         const printed = await oracle.run(inputs.map(([, v]) => ["str", v]));
         assertSame(inputs.map((input, k) => ({ input: input[1], python: printed[k]!, ours: answerOf(() => pyStr(pyJsonValue(input[1]))) })));
       }),
