@@ -14,3 +14,4 @@ export * from "./text-case.js";
 export * from "./text-index.js";
 export * from "./text-props.js";
 export * from "./values.js";
+export * from "./match.js";

@@ -2,7 +2,7 @@
 // \s \w \d \b and their complements (Unicode and ASCII), findall's groups, on generated patterns and texts.
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pythonFindall } from "../../../environments/sdk/python/index.js";
+import { pyFullmatch, pyMatch, pySearch, pythonFindall } from "../../../environments/sdk/python/index.js";
 import { answerOf, assertSame, Oracle } from "./oracle.js";
 import { pyText } from "./unicode.js";
 
@@ -12,6 +12,7 @@ beforeAll(async () => {
   oracle = await Oracle.start();
   assigned = await oracle.assigned();
   await oracle.define(`
+OPS["match"] = lambda kind, p, s, flags: (lambda m: None if m is None else [m.group(0), list(m.groups()), list(m.span())])(getattr(re, kind)(p, s, flags))
 OPS["cased"] = lambda: [cp for cp in range(0x110000) if not 0xD800 <= cp < 0xE000 and (chr(cp).lower() != chr(cp) or chr(cp).upper() != chr(cp) or chr(cp).casefold() != chr(cp))]
 `);
 });
@@ -128,6 +129,29 @@ describe("findall on generated patterns and texts", () => {
         );
       }),
       { numRuns: 25 },
+    );
+  });
+});
+
+describe("search, match and fullmatch on generated patterns and texts", () => {
+  it("the same match, groups (None when unmatched) and span in code points", async () => {
+    const text = pyText((cp) => assigned(cp), 12);
+    const kinds = { search: pySearch, match: pyMatch, fullmatch: pyFullmatch };
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(fc.constantFrom("search", "match", "fullmatch"), PATTERN, text), { minLength: 40, maxLength: 40 }), async (inputs) => {
+        // Ignore-case patterns leave U+0345 out, as above.
+        const cases = inputs.map(([k, p, s]) => [k, p, p.startsWith("(?i)") ? s.replaceAll(KNOWN_GAP, "") : s] as const);
+        const answers = await oracle.run(cases.map(([k, p, s]) => ["match", k, p, s, { i: "0" }]));
+        const ours = ([k, p, s]: (typeof cases)[number]) => {
+          const m = kinds[k as keyof typeof kinds](p, s);
+          return m && [m.group, m.groups, m.span.map(BigInt)];
+        };
+        assertSame(
+          cases.map((input, k) => ({ input, python: answers[k]!, ours: answerOf(() => ours(input)) })),
+          false,
+        );
+      }),
+      { numRuns: 20 },
     );
   });
 });
