@@ -128,7 +128,7 @@ describe("findall on generated patterns and texts", () => {
           false,
         );
       }),
-      { numRuns: 25 },
+      { numRuns: 15 },
     );
   });
 });
@@ -151,7 +151,7 @@ describe("search, match and fullmatch on generated patterns and texts", () => {
           false,
         );
       }),
-      { numRuns: 20 },
+      { numRuns: 12 },
     );
   });
 });

@@ -102,7 +102,7 @@ async function compare<T>(inputs: T[], python: (input: T) => unknown[], ours: (i
   assertSame(inputs.map((input, k) => ({ input, python: answers[k]!, ours: answerOf(() => ours(input)) })));
 }
 
-const RUNS = { numRuns: 15 };
+const RUNS = { numRuns: 10 };
 const BATCH = { minLength: 40, maxLength: 40 };
 const index = fc.integer({ min: -14, max: 14 });
 const maybeIndex = fc.option(index, { nil: null });
