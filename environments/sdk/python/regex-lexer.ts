@@ -27,6 +27,18 @@ export const OCTAL = /^[0-7]$/;
 const HEX = /^[0-9a-fA-F]$/;
 const SIMPLE_ESCAPES: Record<string, string> = { a: "\x07", f: "\f", n: "\n", r: "\r", t: "\t", v: "\v" };
 
+/**
+ * Under IGNORECASE sre matches a character when its lowercase equals the pattern's (İ lowercases to i) or the two
+ * are tied in re._casefix (i and ı): so i, I, İ and ı all match each other. JS's i flag folds İ and ı to themselves.
+ */
+const DOTTED_DOTLESS = [0x49, 0x69, 0x130, 0x131];
+const DOTTED_DOTLESS_BODY = DOTTED_DOTLESS.map((cp) => `\\u{${cp.toString(16)}}`).join("");
+
+/** A literal under IGNORECASE: the four i's as one class, anything else left to JS's i flag. */
+export function caseLiteral(js: string, ch: string, ignoreCase: boolean): string {
+  return ignoreCase && DOTTED_DOTLESS.includes(ch.codePointAt(0)!) ? `[${DOTTED_DOTLESS_BODY}]` : js;
+}
+
 /** One character as a JS u-mode escape, safe anywhere in a pattern or class. */
 export const codeUnit = (ch: string) => `\\u{${ch.codePointAt(0)!.toString(16)}}`;
 
@@ -93,12 +105,14 @@ export class Cursor {
   }
 
   /** A [...] class as one JS atom (its opening bracket already read). */
-  protected characterClass(ascii: boolean): string {
+  protected characterClass(ascii: boolean, ignoreCase = false): string {
     const negate = this.peek() === "^";
     if (negate) this.pos++;
     let body = "";
     const complements: string[] = [];
     let empty = true;
+    const covers = (low: string, high: string) => DOTTED_DOTLESS.some((cp) => cp >= low.codePointAt(0)! && cp <= high.codePointAt(0)!);
+    let dotted = false;
     for (;;) {
       const ch = this.chars[this.pos++];
       if (ch === undefined) this.fail("unterminated character set");
@@ -116,10 +130,13 @@ export class Cursor {
         if (typeof high !== "string") this.fail("bad character range");
         if (high.codePointAt(0)! < item.codePointAt(0)!) this.fail("bad character range");
         body += `${codeUnit(item)}-${codeUnit(high)}`;
+        dotted ||= covers(item, high);
       } else {
         body += codeUnit(item);
+        dotted ||= covers(item, item);
       }
     }
+    if (ignoreCase && dotted) body += DOTTED_DOTLESS_BODY;
     if (complements.length === 0) return `[${negate ? "^" : ""}${body}]`;
     // A JS u-mode class cannot hold a complement (\S \W \D), so the class becomes an alternation.
     const union = [...(body === "" ? [] : [`[${body}]`]), ...complements].join("|");

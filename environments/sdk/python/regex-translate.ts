@@ -1,5 +1,5 @@
 // Python `re` patterns translated to JS u-mode source: groups, quantifiers, anchors, flags, Python's error checks.
-import { ASCII_SPACE, codeUnit, Cursor, DIGIT, OCTAL, UnsupportedPythonRegex, wordBody, wordBoundary, type Flags } from "./regex-lexer.js";
+import { ASCII_SPACE, caseLiteral, codeUnit, Cursor, DIGIT, OCTAL, UnsupportedPythonRegex, wordBody, wordBoundary, type Flags } from "./regex-lexer.js";
 import { PY_WHITESPACE } from "./text.js";
 
 /** Minimum and maximum match length, for Python's fixed-width lookbehind rule. */
@@ -102,7 +102,7 @@ export class Translator extends Cursor {
       case "\\":
         return this.escape();
       case "[":
-        return this.atom(this.characterClass(this.flags.ascii), [1, 1]);
+        return this.atom(this.characterClass(this.flags.ascii, this.flags.ignoreCase), [1, 1]);
       case "(":
         return this.openGroup();
       case ")":
@@ -124,7 +124,7 @@ export class Translator extends Cursor {
         // Python's $ also matches just before a final newline.
         return this.atom(this.flags.multiline ? "(?=\\n|$)" : "(?=\\n?$)", null);
       default:
-        return this.atom(JS_SYNTAX.has(ch) ? `\\${ch}` : ch, [1, 1]);
+        return this.atom(caseLiteral(JS_SYNTAX.has(ch) ? `\\${ch}` : ch, ch, this.flags.ignoreCase), [1, 1]);
     }
   }
 
@@ -291,7 +291,8 @@ export class Translator extends Cursor {
         return this.atom(`(?:(?!${word})[\\s\\S])`, [1, 1]);
     }
     if (DIGIT.test(c) && c !== "0") return this.numberEscape(c);
-    this.atom(codeUnit(this.literalEscape(c, false)), [1, 1]);
+    const literal = this.literalEscape(c, false);
+    this.atom(caseLiteral(codeUnit(literal), literal, this.flags.ignoreCase), [1, 1]);
   }
 
   /** \12 is a group reference, \123 (three octal digits) an octal escape, as sre_parse decides. */

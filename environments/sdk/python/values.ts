@@ -1,9 +1,16 @@
-// Python's truthiness and == on JSON-like values (bool is an int, 1 == 1.0 == True, containers item by item).
+// Python's truthiness and == on JSON-like values (bool is an int, 1 == 1.0 == True, big ints exact, containers item by item).
 
 /** A Python number's value: numbers, and booleans as 0 and 1; undefined for anything else. */
 export type AsNumber = (value: unknown) => number | undefined;
 
 const plainNumber: AsNumber = (value) => (typeof value === "number" ? value : typeof value === "boolean" ? Number(value) : undefined);
+
+/** An exact int (bigint) against a number or bool: equal only when the number is that integer. */
+function bigintEquals(big: bigint, other: unknown, asNumber: AsNumber): boolean {
+  if (typeof other === "bigint") return big === other;
+  const n = asNumber(other);
+  return n !== undefined && Number.isInteger(n) && BigInt(n) === big;
+}
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
@@ -13,6 +20,8 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
  */
 export function pyEqual(a: unknown, b: unknown, asNumber: AsNumber = plainNumber): boolean {
   if (a === b && typeof a === "object") return true;
+  if (typeof a === "bigint") return bigintEquals(a, b, asNumber);
+  if (typeof b === "bigint") return bigintEquals(b, a, asNumber);
   const x = asNumber(a);
   const y = asNumber(b);
   if (x !== undefined || y !== undefined) return x === y;
@@ -28,7 +37,7 @@ export function pyEqual(a: unknown, b: unknown, asNumber: AsNumber = plainNumber
 
 /** Python truthiness of a JSON value: None, False, 0, "", [] and {} are false. */
 export function pyTruthy(value: unknown): boolean {
-  if (value === null || value === undefined || value === false || value === 0 || value === "") return false;
+  if (value === null || value === undefined || value === false || value === 0 || value === 0n || value === "") return false;
   if (Array.isArray(value)) return value.length > 0;
   if (typeof value === "object") return Object.keys(value).length > 0;
   return true;
