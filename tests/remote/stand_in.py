@@ -151,8 +151,16 @@ class Handler(BaseHTTPRequestHandler):
         self.answer(404, {"detail": "Not Found"}, session)
 
 
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        # A client that hung up (a timed-out call, a closed keep-alive connection) is no error of the server's.
+        if not isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
+            super().handle_error(request, client_address)
+
+
 if __name__ == "__main__":
-    server = ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1]) if len(sys.argv) > 1 else 0), Handler)
-    server.daemon_threads = True
+    server = Server(("127.0.0.1", int(sys.argv[1]) if len(sys.argv) > 1 else 0), Handler)
     print(f"listening {server.server_address[1]}", flush=True)
     server.serve_forever()

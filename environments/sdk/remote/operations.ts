@@ -53,11 +53,12 @@ export function toolFault(error: unknown): Outcome {
 /** The fields the request does not already hold: the verify response is the request plus these (contracts/rpc.ts). */
 const REQUEST_FIELDS = new Set(["responses_create_params", "response"]);
 
-export function verifyOutcome(reply: RemoteReply): Outcome {
+/** A trusted caller (the agent) gets the fields the request lacks; an outside one the server's whole verify response. */
+export function verifyOutcome(reply: RemoteReply, trusted = true): Outcome {
   if (reply.status !== 200) return { status: reply.status, body: bodyOf(reply.text) };
   const body = parseJson(reply.text);
   if (!body || typeof body !== "object" || Array.isArray(body)) return envelope(502, "remote_bad_answer", "/verify answered 200 without a JSON object");
-  const fields = Object.fromEntries(Object.entries(body).filter(([key]) => !REQUEST_FIELDS.has(key)));
+  const fields = trusted ? Object.fromEntries(Object.entries(body).filter(([key]) => !REQUEST_FIELDS.has(key))) : (body as Record<string, unknown>);
   if (typeof fields.reward !== "number") return envelope(502, "remote_bad_answer", "/verify answered without a numeric reward");
   return { status: 200, body: fields };
 }
