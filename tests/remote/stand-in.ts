@@ -9,7 +9,7 @@ export type FaultMode = "none" | "slow" | "error" | "huge" | "wrong" | "lost";
 export interface StandIn {
   url: string;
   fault(mode: FaultMode, options?: { every?: number; ms?: number }): Promise<void>;
-  seen(): Promise<{ seen: Record<string, string>[]; tool_calls: number }>;
+  seen(): Promise<{ seen: Record<string, string>[]; tool_calls: number; faulted: number }>;
   stop(): Promise<void>;
 }
 
@@ -36,7 +36,7 @@ export async function startStandIn(): Promise<StandIn> {
       if (!response.ok) throw new Error(`fault switch answered ${response.status}`);
     },
     async seen() {
-      return (await (await fetch(`${url}/_seen`)).json()) as { seen: Record<string, string>[]; tool_calls: number };
+      return (await (await fetch(`${url}/_seen`)).json()) as { seen: Record<string, string>[]; tool_calls: number; faulted: number };
     },
     async stop() {
       if (child.exitCode !== null) return;

@@ -25,7 +25,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 COOKIE = "StandInResourcesServer___stand_in"
 KEY = COOKIE.encode()
 LOCK = threading.Lock()
-STATE = {"sessions": {}, "fault": {"mode": "none", "every": 1, "ms": 0}, "calls": 0, "seen": [], "tool_calls": 0}
+STATE = {"sessions": {}, "fault": {"mode": "none", "every": 1, "ms": 0}, "calls": 0, "seen": [], "tool_calls": 0, "faulted": 0}
 
 
 def compact(value):
@@ -80,7 +80,9 @@ class Handler(BaseHTTPRequestHandler):
             if fault["mode"] != mode:
                 return False
             STATE["calls"] += 1
-            return STATE["calls"] % max(1, fault["every"]) == 0
+            hit = STATE["calls"] % max(1, fault["every"]) == 0
+            STATE["faulted"] += hit
+            return hit
 
     def read(self):
         length = int(self.headers.get("content-length") or 0)
@@ -92,7 +94,7 @@ class Handler(BaseHTTPRequestHandler):
             return self.answer(200, "stateless")
         if self.path == "/_seen":
             with LOCK:
-                return self.answer(200, {"seen": STATE["seen"], "tool_calls": STATE["tool_calls"]})
+                return self.answer(200, {"seen": STATE["seen"], "tool_calls": STATE["tool_calls"], "faulted": STATE["faulted"]})
         self.answer(404, {"detail": "Not Found"})
 
     def do_POST(self):

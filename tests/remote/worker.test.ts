@@ -74,6 +74,32 @@ describe("a remote environment in the emulation", () => {
     await server.fault("none");
   });
 
+  it("the done-line: a job of 1,000 rollouts with 5xx on every 50th call completes, each rollout written exactly once", async () => {
+    await server.fault("error", { every: 50 });
+    const faultedBefore = (await server.seen()).faulted;
+    const rows = Array.from({ length: 1000 }, (_, i) => JSON.stringify(row(1, { id: i }))).join("\n");
+    const started = Date.now();
+    const created = await createJob(local.url, rows, { environment: "stand_in" });
+    expect(created.status).toBe(201);
+    const info = await waitForJob(local.url, created.body.id, 170_000);
+    const seconds = (Date.now() - started) / 1000;
+    expect(info.status).toBe("completed");
+    expect(info.counts.done + info.counts.failed).toBe(1000);
+    const rollouts = await jobLines(local.url, created.body.id, "rollouts");
+    const failures = await jobLines(local.url, created.body.id, "failures");
+    expect(rollouts.length + failures.length).toBe(1000);
+    expect(new Set([...rollouts, ...failures].map((r) => r._ng_task_index)).size).toBe(1000);
+    expect(rollouts.filter((r) => r.reward === 1).length).toBeGreaterThan(900);
+    for (const failure of failures) expect(failure.failure_class).toBe("tool_error");
+    // The fault was on: 1,000 rollouts make about 3,000 calls, every 50th of the seeds and tools answered 500.
+    const faulted = (await server.seen()).faulted - faultedBefore;
+    expect(faulted).toBeGreaterThan(20);
+    process.stderr.write(
+      `1,000 remote rollouts: ${seconds.toFixed(1)} s, ${rollouts.length} scored, ${failures.length} failed, ${faulted} calls answered 500\n`,
+    );
+    await server.fault("none");
+  }, 180_000);
+
   it("a lost session fails the rollout with NeMo Gym's failure class on the record", async () => {
     await server.fault("lost");
     const answer = await postJson(`${local.url}/run?environment=stand_in`, row(1));
