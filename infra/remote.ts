@@ -1,9 +1,11 @@
 // Remote environments' Workers (issue 24): one generated entry per configured NeMo Gym server, for local emulation and
 // the SST deployment alike, and the secrets each one is bound.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { ENTRYPOINTS, environmentWorkerName, SESSION_CLASS } from "../contracts/names.js";
-import type { RemoteEnvironmentConfig } from "../contracts/remote.js";
+import type { RemoteEnvironmentConfig, RemoteEnvironmentDeployment } from "../contracts/remote.js";
+import { parseRemoteFile, secretNames } from "../environments/sdk/remote/config.js";
+import type { WorkerSpec } from "./topology.js";
 
 /** The entry's source: the configuration inlined (no secret values: auth names secrets), the SDK's remote classes named. */
 export function remoteEntrySource(config: RemoteEnvironmentConfig, sdkDir: string): string {
@@ -32,4 +34,44 @@ export function writeRemoteEntry(root: string, config: RemoteEnvironmentConfig):
   const file = path.join(dir, `${environmentWorkerName(config.name)}.remote.ts`);
   writeFileSync(file, remoteEntrySource(config, "../../environments/sdk"));
   return path.relative(root, file);
+}
+
+/** The deployment's remote environments: EDGEGYM_REMOTE_CONFIG's file, else `<root>/edgegym.remote.json` if present. */
+export function deployedRemotes(root: string, native: readonly string[], env: NodeJS.ProcessEnv = process.env): RemoteEnvironmentDeployment[] {
+  const file = env.EDGEGYM_REMOTE_CONFIG ? path.resolve(root, env.EDGEGYM_REMOTE_CONFIG) : path.join(root, "edgegym.remote.json");
+  if (!env.EDGEGYM_REMOTE_CONFIG && !existsSync(file)) return [];
+  return parseRemoteFile(readFileSync(file, "utf8"), path.relative(root, file) || file, native);
+}
+
+/** The SST secret holding a remote's named secret: `STAND_IN_TOKEN` → `RemoteStandInToken` (`sst secret set RemoteStandInToken …`). */
+export function remoteSecretName(secret: string): string {
+  return `Remote${secret
+    .toLowerCase()
+    .split("_")
+    .filter(Boolean)
+    .map((part) => part[0]!.toUpperCase() + part.slice(1))
+    .join("")}`;
+}
+
+/**
+ * The topology's environment Workers that are remote ones: their entry is the generated remote entry (not
+ * environments/<name>), and they read their auth secrets. The gateway, agent and writer bind them as any environment.
+ */
+export function withRemotes(specs: WorkerSpec[], deployments: readonly RemoteEnvironmentDeployment[], root: string): WorkerSpec[] {
+  for (const { config } of deployments) {
+    const spec = specs.find((s) => s.name === environmentWorkerName(config.name));
+    if (!spec) throw new Error(`remote environment ${config.name} is not in the topology`);
+    spec.entry = writeRemoteEntry(root, config);
+    delete spec.environment;
+    // No judge: a remote server judges for itself.
+    spec.services = {};
+    spec.secrets = [...spec.secrets, ...secretNames(config)];
+  }
+  return specs;
+}
+
+/** One SST secret per named secret of the remotes' auth, by the name the Worker reads. */
+export function remoteSecrets<T>(deployments: readonly RemoteEnvironmentDeployment[], secret: (name: string) => T): Record<string, T> {
+  const names = [...new Set(deployments.flatMap(({ config }) => secretNames(config)))];
+  return Object.fromEntries(names.map((name) => [name, secret(remoteSecretName(name))]));
 }
