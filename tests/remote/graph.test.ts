@@ -5,11 +5,18 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { environmentBinding, environmentWorkerName } from "../../contracts/names.js";
-import { componentName } from "../../infra/functions.js";
 import { PROJECT_ROOT } from "../../local/paths.js";
 import { installRecorders, type Recorded } from "../infra/recorder.js";
 
+// Imported by path: infra/ is typed against SST's platform globals, checked by tsconfig.sst.json.
 const INFRA = path.join(PROJECT_ROOT, "infra", "index.ts");
+/** infra/functions.ts componentName: "resources-stand-in" → "ResourcesStandIn". */
+const componentName = (worker: string) =>
+  worker
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((part) => part[0]!.toUpperCase() + part.slice(1))
+    .join("");
 
 async function deployWith(config: unknown): Promise<Recorded[]> {
   const file = path.join(mkdtempSync(path.join(tmpdir(), "edgegym-sst-")), "remote.json");
