@@ -1,6 +1,6 @@
 // The Lambda's handler, given the environments its bundle carries: configured from the variables infra/aws.ts sets.
 import type { Environment } from "../environments/sdk/index.js";
-import { lambdaHandler } from "../functions/agent/lambda.js";
+import { lambdaHandler, lambdaRemotes } from "../functions/agent/lambda.js";
 import { awsClients } from "../storage/aws.js";
 import { awsAgent, parseBucket } from "./ports.js";
 
@@ -23,7 +23,9 @@ export function createLambda(environments: Record<string, Environment>, env: Var
     const clients = awsClients(env);
     const { ports, sqs } = awsAgent({ clients, queueUrl, bucket: parseBucket(required(env, "EDGEGYM_BUCKET")), environments, env });
     const visibility = Number(env.EDGEGYM_VISIBILITY_TIMEOUT ?? "");
+    const remotes = lambdaRemotes(env);
     return {
+      ...(remotes ? { remotes } : {}),
       ports,
       sqs,
       queueUrl,
