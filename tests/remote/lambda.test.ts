@@ -1,7 +1,7 @@
 // The AWS path: the agent Lambda's ports with a remote environment (EDGEGYM_REMOTES) beside the in-process ones,
 // a rollout of it run against the Python stand-in as the Lambda would run it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { lambdaRemotes, withRemotes } from "../../functions/agent/lambda.js";
+import { lambdaRemotes, withRemotes } from "../../aws/remotes.js";
 import { runRollout } from "../../functions/agent/rollout.js";
 import type { DatasetRow } from "../../protocol/index.js";
 import { fakePorts, modelResponse, scriptedModel, simpleEnvironment } from "../helpers/agent-ports.js";
@@ -19,11 +19,11 @@ describe("remote environments on the agent Lambda", () => {
       EDGEGYM_REMOTES: JSON.stringify({ remotes: [{ name: "stand_in", baseUrls: [server.url], auth: { kind: "bearer", secret: "STAND_IN_TOKEN" } }] }),
       STAND_IN_TOKEN: "lambda-secret-0123456789",
     });
-    expect(remotes?.configs.map((c) => c.name)).toEqual(["stand_in"]);
+    expect(remotes.map((c) => c.name)).toEqual(["stand_in"]);
     let turn = 0;
     const model = scriptedModel(() => (turn++ === 0 ? modelResponse({ calls: [{ name: "count", arguments: "{}" }] }) : modelResponse({ text: "done" })));
     const base = fakePorts({ environments: { example_multi_step: simpleEnvironment("example_multi_step") }, model });
-    const ports = withRemotes(base, remotes!.configs, remotes!.secrets);
+    const ports = withRemotes(base, remotes, { STAND_IN_TOKEN: "lambda-secret-0123456789" });
     expect(ports.environments).toEqual(["example_multi_step", "stand_in"]);
     expect(ports.config.ENVIRONMENTS).toEqual(["example_multi_step", "stand_in"]);
     expect(ports.environment("example_multi_step")).toBe(base.environment("example_multi_step"));
@@ -44,9 +44,9 @@ describe("remote environments on the agent Lambda", () => {
   });
 
   it("has none without EDGEGYM_REMOTES, and refuses a remote named like a bundled environment", () => {
-    expect(lambdaRemotes({})).toBeUndefined();
+    expect(lambdaRemotes({})).toEqual([]);
     const base = fakePorts({ environments: { stand_in: simpleEnvironment("stand_in") }, model: scriptedModel([]) });
-    const remotes = lambdaRemotes({ EDGEGYM_REMOTES: JSON.stringify({ remotes: [{ name: "stand_in", baseUrls: [server.url] }] }) })!;
-    expect(() => withRemotes(base, remotes.configs, {})).toThrow("remote environment stand_in has a bundled environment's name");
+    const remotes = lambdaRemotes({ EDGEGYM_REMOTES: JSON.stringify({ remotes: [{ name: "stand_in", baseUrls: [server.url] }] }) });
+    expect(() => withRemotes(base, remotes, {})).toThrow("remote environment stand_in has a bundled environment's name");
   });
 });
