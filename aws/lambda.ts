@@ -3,6 +3,7 @@ import type { Environment } from "../environments/sdk/index.js";
 import { lambdaHandler } from "../functions/agent/lambda.js";
 import { awsClients } from "../storage/aws.js";
 import { awsAgent, parseBucket } from "./ports.js";
+import { lambdaRemotes, withRemotes } from "./remotes.js";
 
 type Vars = Record<string, string | undefined>;
 
@@ -24,7 +25,8 @@ export function createLambda(environments: Record<string, Environment>, env: Var
     const { ports, sqs } = awsAgent({ clients, queueUrl, bucket: parseBucket(required(env, "EDGEGYM_BUCKET")), environments, env });
     const visibility = Number(env.EDGEGYM_VISIBILITY_TIMEOUT ?? "");
     return {
-      ports,
+      // Remote NeMo Gym servers (EDGEGYM_REMOTES), made once per instance: their pools' health lasts between events.
+      ports: withRemotes(ports, lambdaRemotes(env), env),
       sqs,
       queueUrl,
       ...(env.EDGEGYM_DLQ_URL ? { dlqUrl: env.EDGEGYM_DLQ_URL } : {}),

@@ -39,12 +39,20 @@ export interface Deployed {
   scripts: Map<string, $util.Output<string>>;
 }
 
-export function createWorkers(root: string, specs: WorkerSpec[], secrets: Secrets, queues: QueueSet, bucket: sst.cloudflare.Bucket): Deployed {
+export function createWorkers(
+  root: string,
+  specs: WorkerSpec[],
+  secrets: Secrets,
+  queues: QueueSet,
+  bucket: sst.cloudflare.Bucket,
+  /** Secrets beyond the deployment's own, by the name a Worker reads (remote environments' auth, infra/remote.ts). */
+  extraSecrets: Record<string, $util.Input<string>> = {},
+): Deployed {
   const workers = new Map<string, sst.cloudflare.Worker>();
   const scripts = new Map<string, $util.Output<string>>();
   for (const spec of dependencyOrder(specs)) {
     const proxy = spec.name === WORKERS.modelProxy ? "model-proxy" : spec.name === WORKERS.judgeProxy ? "judge-proxy" : "other";
-    const values = secretValues(secrets, proxy);
+    const values = { ...secretValues(secrets, proxy), ...extraSecrets };
     const secretNames = proxy === "other" ? spec.secrets : [...new Set([...spec.secrets, "MODEL_BASE_URLS", "MODEL_NAME"])];
     const bindings: Binding[] = [
       ...Object.entries(spec.services).map(([name, target]) => ({

@@ -6,16 +6,21 @@ import { selectedEnvironments } from "./environments.js";
 import { createWorkers } from "./functions.js";
 import { gatewayVarsFromEnv } from "./gateway-vars.js";
 import { createConsumers, createQueues } from "./queues.js";
+import { deployedRemotes, remoteSecrets, withRemotes } from "./remote.js";
 import { createSecrets } from "./secrets.js";
 import { createStorage } from "./storage.js";
 import { topology } from "./topology.js";
 
 function deployCloudflare(root: string, secrets: ReturnType<typeof createSecrets>) {
-  const environments = selectedEnvironments(root);
-  const specs = topology({ environments, modelBaseUrl: "", modelName: "", vars: { gateway: gatewayVarsFromEnv() } });
+  const native = selectedEnvironments(root);
+  // Remote NeMo Gym servers (edgegym.remote.json, issue 24): one generated Worker each, their auth secrets SST secrets.
+  const remotes = deployedRemotes(root, native);
+  const environments = [...native, ...remotes.map((r) => r.config.name)];
+  const specs = withRemotes(topology({ environments, modelBaseUrl: "", modelName: "", vars: { gateway: gatewayVarsFromEnv() } }), remotes, root);
   const { bucket } = createStorage();
   const queues = createQueues();
-  const { workers, scripts } = createWorkers(root, specs, secrets, queues, bucket);
+  const extra = remoteSecrets(remotes, (name) => new sst.Secret(name).value);
+  const { workers, scripts } = createWorkers(root, specs, secrets, queues, bucket, extra);
   createConsumers(specs, scripts, queues);
   return {
     gateway: workers.get("gateway")!.url,

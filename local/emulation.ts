@@ -9,6 +9,8 @@ import { gatewayVarsFromEnv } from "../infra/gateway-vars.js";
 import { COMPATIBILITY_DATE, topology, type WorkerSpec } from "../infra/topology.js";
 import { buildWorkers, type Bundle } from "./build.js";
 import { discoverEnvironments } from "./environments.js";
+import { loadRemotes, remoteConfigFile, remoteWorkers } from "./remote.js";
+import type { RemoteEnvironmentDeployment } from "../contracts/remote.js";
 import { captureRuntimeOutput, sessionLogFile } from "./logs.js";
 import { PROJECT_ROOT, STATE_DIR } from "./paths.js";
 import { resolveRequest } from "./resolver.js";
@@ -68,6 +70,9 @@ export interface LocalOptions {
    * `collect` and `npm start`, which run their own job, do not: a job they leave running is cancelled or heals itself).
    */
   resumeRunning?: boolean;
+  /** Remote NeMo Gym servers (issue 24): these, else the file named (false: none; unset: EDGEGYM_REMOTE_CONFIG or ./edgegym.remote.json). */
+  remotes?: RemoteEnvironmentDeployment[];
+  remoteConfig?: string | false;
 }
 
 export interface Local {
@@ -162,8 +167,12 @@ export function jobsToken(given: string | undefined, dev: string | undefined): s
 }
 
 export async function startLocal(options: LocalOptions = {}): Promise<Local> {
-  const extra = options.extraEnvironments ?? [];
-  const environments = [...(options.environments ?? discoverEnvironments()), ...extra.map((e) => e.name)];
+  const native = options.environments ?? discoverEnvironments();
+  // Remote environments: one generated Worker each, beside the native ones and a test's own.
+  const remoteFile = options.remotes ? undefined : remoteConfigFile(options.remoteConfig);
+  const remotes = options.remotes ?? (remoteFile ? loadRemotes(remoteFile, native) : []);
+  const extra = [...(options.extraEnvironments ?? []), ...remoteWorkers(remotes)];
+  const environments = [...native, ...extra.map((e) => e.name)];
   const external = options.modelUrls?.length ? options.modelUrls : options.modelUrl ? [options.modelUrl] : undefined;
   // Two workerd processes on one SQLite state block each other: a run that finds the state taken runs on its own.
   const wanted = options.persist === undefined ? path.join(STATE_DIR, "state") : options.persist;

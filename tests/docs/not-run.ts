@@ -22,6 +22,10 @@ export const NOT_RUN_HERE: Record<string, string> = {
     "needs a NeMo Gym installation; tests/integrations/nemo-gym-dropin.test.ts replays its collector's requests through the agent server",
   "ng_collect_rollouts +input_jsonl_fpath=environments/example_multi_step/data/example.jsonl +output_jsonl_fpath=out/rollouts.jsonl +num_repeats=4 +agent_name=example_multi_step_simple_agent":
     "needs a NeMo Gym installation; tests/integrations/nemo-gym-dropin.test.ts replays its collector's requests through the agent server",
+  "npx tsx bench/remote.ts":
+    "a benchmark (a minute or more of load, three paths in one run); the paths it times are tested by tests/remote (client, worker, lambda)",
+  'ng_run "+config_paths=[session_state_only.yaml]"':
+    "needs a NeMo Gym installation; tests/remote/stand_in.py speaks its resources-server protocol (cookie included) in tests/remote",
   "export CLOUDFLARE_API_TOKEN=... CLOUDFLARE_DEFAULT_ACCOUNT_ID=...": "a Cloudflare account's credentials",
   "export AWS_PROFILE=... AWS_REGION=us-east-1": "an AWS account's credentials",
   "export EDGEGYM_QUEUE_URL=https://sqs.us-east-1.amazonaws.com/123456789012/edgegym-prod-RolloutsQueue-…":
@@ -48,6 +52,10 @@ export const RUN_BY_OTHER_TESTS: Record<string, { file: string; shows: string }>
   "npm start": { file: "tests/cli/start.test.ts", shows: 'path.join(PROJECT_ROOT, "local", "start.ts")' },
   "npm run check:bundles": { file: "tests/infra/deploy-checks.test.ts", shows: "checkBundles(PROJECT_ROOT)" },
   "npm run chaos": { file: "tests/chaos/chaos.test.ts", shows: "`npm run chaos` runs 10,000" },
+  "npx edgegym collect -e session_state -i data/session_state.jsonl -o out/session_state.jsonl --num-repeats 4": {
+    file: "tests/remote/collect.test.ts",
+    shows: '["collect", "-e", "stand_in", "-i", "rows.jsonl", "-o", "out/rows.jsonl", "--num-repeats", "2"]',
+  },
 };
 
 /**

@@ -1,0 +1,109 @@
+// The remote environments' configuration (issue 24): a file's entries checked whole, defaults filled in, errors naming
+// the file and the field (contracts/remote.ts RemoteEnvironmentConfig is the shape this produces).
+import { z } from "zod";
+import type { RemoteEnvironmentConfig, RemoteEnvironmentDeployment } from "../../../contracts/remote.js";
+import { RESERVED_ROUTES } from "../../../contracts/names.js";
+import { FunctionTool } from "../../../protocol/index.js";
+
+const name = z.string().regex(/^[a-z][a-z0-9_]*$/, "must be lower_snake_case (it names the binding ENV_<NAME> and the routes)");
+/** A secret's name: an environment variable / Worker secret, never its value. */
+const secretName = z.string().regex(/^[A-Z][A-Z0-9_]*$/, "must name a secret (UPPER_SNAKE_CASE), not hold its value");
+const baseUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).transform((url) => url.replace(/\/+$/, ""));
+
+const Auth = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("none") }).strict(),
+  z.object({ kind: z.literal("bearer"), secret: secretName }).strict(),
+  z.object({ kind: z.literal("headers"), secrets: z.record(z.string().regex(/^[A-Za-z0-9-]+$/, "must be a header name"), secretName) }).strict(),
+]);
+
+const Tools = z.discriminatedUnion("from", [
+  z.object({ from: z.literal("row") }).strict(),
+  z.object({ from: z.literal("config"), tools: z.array(FunctionTool).min(1) }).strict(),
+]);
+
+/** One entry as written: everything but the name and the URLs has a default. */
+export const RemoteEntry = z
+  .object({
+    name,
+    description: z.string().optional(),
+    baseUrls: z.array(baseUrl).min(1, "needs at least one URL"),
+    auth: Auth.default({ kind: "none" }),
+    timeouts: z
+      .object({ connectMs: z.number().int().min(1).max(60_000).default(2_000), callMs: z.number().int().min(1).max(600_000).default(60_000) })
+      .strict()
+      .default({ connectMs: 2_000, callMs: 60_000 }),
+    concurrency: z.number().int().min(1).max(10_000).default(64),
+    stateful: z.boolean().default(true),
+    tools: Tools.default({ from: "row" }),
+    reverify: z.enum(["stateless", "unsupported", "unknown"]).optional(),
+    aggregateMetrics: z.boolean().default(true),
+    maxResponseBytes: z
+      .number()
+      .int()
+      .min(1024)
+      .max(64 * 1024 * 1024)
+      .default(4 * 1024 * 1024),
+    maxCookieBytes: z
+      .number()
+      .int()
+      .min(64)
+      .max(64 * 1024)
+      .default(8 * 1024),
+  })
+  .strict()
+  .superRefine((entry, ctx) => {
+    if (entry.tools.from !== "config") return;
+    entry.tools.tools.forEach((tool, index) => {
+      if (RESERVED_ROUTES.has(tool.name))
+        ctx.addIssue({ code: "custom", path: ["tools", "tools", index, "name"], message: `"${tool.name}" is a route, not a tool` });
+    });
+  }) satisfies z.ZodType<RemoteEnvironmentConfig, unknown>;
+
+/** The file: `{ "remotes": [ … ] }` (edgegym.remote.json). */
+export const RemoteFile = z.object({ remotes: z.array(RemoteEntry) }).strict();
+
+/** A configuration error: every problem as `<origin>: <field path>: <message>`. */
+export class RemoteConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join("\n"));
+    this.name = "RemoteConfigError";
+  }
+}
+
+function fieldPath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const key of path) out += typeof key === "number" ? `[${key}]` : `${out ? "." : ""}${String(key)}`;
+  return out || "(file)";
+}
+
+/**
+ * The entries of a file's text, checked: bad JSON, a bad field, a duplicated name or a name taken by a native environment
+ * is a RemoteConfigError naming `origin` (the file) and the field.
+ */
+export function parseRemoteFile(text: string, origin: string, native: readonly string[] = []): RemoteEnvironmentDeployment[] {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new RemoteConfigError([`${origin}: not JSON: ${error instanceof Error ? error.message : String(error)}`]);
+  }
+  const parsed = RemoteFile.safeParse(json);
+  if (!parsed.success) throw new RemoteConfigError(parsed.error.issues.map((issue) => `${origin}: ${fieldPath(issue.path)}: ${issue.message}`));
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  parsed.data.remotes.forEach((entry, index) => {
+    if (seen.has(entry.name)) problems.push(`${origin}: remotes[${index}].name: "${entry.name}" is configured twice`);
+    if (native.includes(entry.name)) problems.push(`${origin}: remotes[${index}].name: "${entry.name}" is a native environment's name`);
+    seen.add(entry.name);
+  });
+  if (problems.length) throw new RemoteConfigError(problems);
+  return parsed.data.remotes.map((config, index) => ({ config, origin: `${origin}: remotes[${index}]` }));
+}
+
+/** The secrets an entry needs, by name (to bind them to its Worker or read them from the environment). */
+export function secretNames(config: RemoteEnvironmentConfig): string[] {
+  const { auth } = config;
+  if (auth.kind === "bearer") return [auth.secret];
+  if (auth.kind === "headers") return [...new Set(Object.values(auth.secrets))];
+  return [];
+}
