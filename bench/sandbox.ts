@@ -1,7 +1,6 @@
 // Sandbox figures (issue 28 item 5): local sandbox start p50/p99, a code_gen-style run's CPU and wall time, and how many
 // sandboxes start at once before start time doubles. `npx tsx bench/sandbox.ts [--quick]`; prints one JSON object.
-import { readFileSync } from "node:fs";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -23,7 +22,8 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
 
-const service = await startSandboxService({ dir: mkdtempSync(path.join(tmpdir(), "edgegym-sandbox-bench-")) });
+const boxes = mkdtempSync(path.join(tmpdir(), "edgegym-sandbox-bench-"));
+const service = await startSandboxService({ dir: boxes });
 const provider = new HttpSandboxProvider({ kind: "local", url: service.url });
 
 /** One sandbox's start: created, and its first process run to the end (the time a tool waits before its code runs). */
@@ -77,4 +77,5 @@ try {
   );
 } finally {
   await service.stop();
+  rmSync(boxes, { recursive: true, force: true });
 }

@@ -17,7 +17,7 @@ beforeAll(async () => {
   box = await h.create();
 }, SETUP_TIMEOUT_MS);
 afterAll(async () => {
-  await h?.service.stop();
+  await h?.stop();
 });
 
 /** Host processes owned by the sandboxes' uids (200000 and up). */

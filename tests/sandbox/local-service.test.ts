@@ -11,7 +11,7 @@ beforeAll(async () => {
   h = await startHarness();
 }, SETUP_TIMEOUT_MS);
 afterAll(async () => {
-  await h?.service.stop();
+  await h?.stop();
 });
 
 describe("local sandbox service", () => {

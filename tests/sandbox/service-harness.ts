@@ -1,5 +1,5 @@
 // Starts the local sandbox service for a test file and gives it a client (the SDK's HTTP provider), both real.
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { RunRequest, RunResult, SandboxHandle, SandboxSpec } from "../../contracts/sandbox.js";
@@ -16,6 +16,8 @@ export interface Harness {
   boxes: string;
   create(spec?: Partial<SandboxSpec>): Promise<SandboxHandle>;
   run(handle: SandboxHandle, request: RunRequest): Promise<RunResult>;
+  /** Stops the service (destroying its sandboxes) and removes this file's directory. */
+  stop(): Promise<void>;
 }
 
 export async function startHarness(): Promise<Harness> {
@@ -29,6 +31,10 @@ export async function startHarness(): Promise<Harness> {
     boxes,
     create: (spec = {}) => provider.create({ runtime: "python", ...spec }, signal()),
     run: (handle, request) => provider.run(handle, request, signal()),
+    async stop() {
+      await service.stop();
+      rmSync(boxes, { recursive: true, force: true });
+    },
   };
 }
 

@@ -17,7 +17,7 @@ beforeAll(async () => {
   h = await startHarness();
 }, SETUP_TIMEOUT_MS);
 afterAll(async () => {
-  await h?.service.stop();
+  await h?.stop();
 });
 
 /** A session's record store in memory, as the session's Durable Object keeps it in storage. */
