@@ -1,6 +1,8 @@
 // Builds the context a tool, seed or verifier gets (ToolContext), once, for the Worker, the session object and in process.
+import type { SandboxProvider, SandboxSpec } from "../../contracts/sandbox.js";
 import type { ModelBindings } from "./models.js";
 import { modelsThrough } from "./models.js";
+import { type SandboxRecords, sessionSandbox } from "./sandbox/session-sandbox.js";
 import type { SessionState, ToolContext } from "./types.js";
 
 /** What the caller has for one operation: its session, state, bound signal and the model proxies it can reach. */
@@ -11,9 +13,11 @@ export interface ContextParts {
   signal: () => AbortSignal;
   models: ModelBindings;
   sql?: SqlStorage;
+  /** The session's sandbox, for an environment that declares one: its spec, the deployment's provider, where its record lives. */
+  sandbox?: { spec: SandboxSpec; provider: () => SandboxProvider; records: SandboxRecords };
 }
 
-/** The ports (contracts/context.ts): `judge` and `models` over the same bindings; `sandbox` is filled by #28. */
+/** The ports (contracts/context.ts): `judge` and `models` over the same bindings, `sandbox` when the environment declares one. */
 export function toolContext(parts: ContextParts): ToolContext<unknown> {
   const models = modelsThrough(parts.models, parts.signal);
   const context: ToolContext<unknown> = {
@@ -26,5 +30,18 @@ export function toolContext(parts: ContextParts): ToolContext<unknown> {
     models,
   };
   if (parts.sql) context.sql = parts.sql;
+  const sandbox = parts.sandbox;
+  if (sandbox) {
+    // Made on first use: the provider (and its configuration check) only when a tool touches the sandbox.
+    let made: ReturnType<typeof sessionSandbox> | undefined;
+    const handle = () => (made ??= sessionSandbox({ spec: sandbox.spec, provider: sandbox.provider(), records: sandbox.records, signal: parts.signal }));
+    context.sandbox = {
+      run: (request) => handle().run(request),
+      writeFile: (path, content) => handle().writeFile(path, content),
+      readFile: (path, maxBytes) => handle().readFile(path, maxBytes),
+      keep: (name, command) => handle().keep(name, command),
+      destroy: () => handle().destroy(),
+    };
+  }
   return context;
 }

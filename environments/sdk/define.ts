@@ -1,6 +1,7 @@
 // defineEnvironment: an environment's tools, verifier and optional session state, declared once with zod.
 import { z } from "zod";
 import { RESERVED_ROUTES } from "../../contracts/names.js";
+import type { SandboxSpec } from "../../contracts/sandbox.js";
 import { VerifyRequest, type VerifyResult } from "../../protocol/index.js";
 import { functionTool } from "./tools.js";
 import { checkName, type CompiledTool, type SimpleEnvironment, type TaskSchema, type ToolContext, type ToolDefinition, type VerifyOutcome } from "./types.js";
@@ -17,6 +18,8 @@ export interface EnvironmentOptions<S, T extends TaskSchema, P extends Record<st
   task?: T;
   /** Declaring state makes the environment stateful: one Durable Object per session holds it. */
   state?: z.ZodType<S>;
+  /** Declaring a sandbox gives tools and verify `ctx.sandbox` (one per session) and makes the environment stateful. */
+  sandbox?: SandboxSpec;
   tools: { [K in keyof P]: ToolDefinition<P[K], S> };
   seedSession?(row: z.output<T> & Record<string, unknown>, ctx: ToolContext<S>): unknown;
   verify(request: VerifyRequest & z.output<T>, ctx: ToolContext<S>): VerifyOutcome | Promise<VerifyOutcome>;
@@ -46,7 +49,8 @@ export function defineEnvironment<S = never, T extends TaskSchema = z.ZodObject<
     kind: "simple",
     name: options.name,
     description: options.description ?? "",
-    stateful: options.state !== undefined,
+    stateful: options.state !== undefined || options.sandbox !== undefined,
+    ...(options.sandbox ? { sandbox: options.sandbox } : {}),
     maxSteps: options.maxSteps,
     tools,
     task: task.loose(),

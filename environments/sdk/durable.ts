@@ -8,11 +8,15 @@ import { plainData } from "./plain.js";
 import { environmentConfig } from "./config.js";
 import { environmentLog, logOutcome } from "./log.js";
 import { EXPIRED_SESSION, OPERATION_TIMEOUT_MS } from "./refusals.js";
+import { sandboxProvider } from "./sandbox/provider-config.js";
+import { destroyRecorded, type SandboxRecords } from "./sandbox/session-sandbox.js";
 import type { Environment, SessionState } from "./types.js";
 
 const STATE_KEY = "state";
 /** Written when the session opens; gone once the alarm has deleted everything, so a late call is told so, not run afresh. */
 const OPENED_KEY = "opened";
+/** The session's sandbox record (contracts/sandbox.ts SandboxRecord): written before the sandbox is first used. */
+const SANDBOX_KEY = "sandbox";
 
 /**
  * A session of a stateful environment, one Durable Object per session id (the `SESSIONS` namespace). Each environment's
@@ -32,6 +36,14 @@ export abstract class EnvironmentSession extends DurableObject<EnvironmentEnv> i
     },
   };
 
+  readonly #sandboxRecords: SandboxRecords = {
+    get: () => this.ctx.storage.get(SANDBOX_KEY),
+    put: (record) => this.ctx.storage.put(SANDBOX_KEY, record),
+    delete: async () => {
+      await this.ctx.storage.delete(SANDBOX_KEY);
+    },
+  };
+
   /** When this session's clean-up alarm fires, as last set or read (undefined: not read yet; null: none). */
   #alarmAt: number | null | undefined;
 
@@ -42,7 +54,9 @@ export abstract class EnvironmentSession extends DurableObject<EnvironmentEnv> i
     // The operation's signal is made only if a tool, verifier or judge reads it (most never do).
     let signal: AbortSignal | undefined;
     const bound = () => (signal ??= AbortSignal.timeout(OPERATION_TIMEOUT_MS));
-    const context = toolContext({ sessionId, state: this.#state, signal: bound, models: { judge: this.env.JUDGE }, sql: this.ctx.storage.sql });
+    const spec = this.environment.sandbox;
+    const sandbox = spec ? { spec, provider: () => sandboxProvider(this.env), records: this.#sandboxRecords } : undefined;
+    const context = toolContext({ sessionId, state: this.#state, signal: bound, models: { judge: this.env.JUDGE }, sql: this.ctx.storage.sql, sandbox });
     const outcome = await performAny(this.environment, operation, body, context, trusted);
     // Marked after the operation, not before: a write opens SQLite's implicit transaction, inside which an
     // environment's own PRAGMAs (text_to_sql turns foreign keys off) would do nothing.
@@ -67,6 +81,8 @@ export abstract class EnvironmentSession extends DurableObject<EnvironmentEnv> i
 
   override async alarm(): Promise<void> {
     this.#alarmAt = null;
+    // The sandbox first: if its provider fails, this throws before the record is gone and the runtime retries the alarm.
+    if (this.environment.sandbox && (await this.#sandboxRecords.get())) await destroyRecorded(sandboxProvider(this.env), this.#sandboxRecords);
     await this.ctx.storage.deleteAll();
   }
 }

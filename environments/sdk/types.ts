@@ -2,6 +2,7 @@
 import type { z } from "zod";
 import type { DatasetRow, FunctionTool, Response, VerifyRequest, VerifyResult } from "../../protocol/index.js";
 import type { ContextPorts } from "../../contracts/context.js";
+import type { SandboxSpec } from "../../contracts/sandbox.js";
 import type { Judge } from "./judge.js";
 
 /** A session's state, kept in the session's Durable Object when the environment declares `state`. */
@@ -66,6 +67,8 @@ interface EnvironmentBase {
   name: string;
   description: string;
   stateful: boolean;
+  /** The session's sandbox, when the environment declares one (contracts/sandbox.ts); it makes the environment stateful. */
+  sandbox?: SandboxSpec;
   maxSteps?: number;
   /** The task fields of a row, parsed alone (the rest of the row passes through): built once, so no request compiles one. */
   task: z.ZodType<Record<string, unknown>>;
