@@ -9,7 +9,10 @@ import { edgegym } from "../helpers/cli.js";
 import { FIXTURES, fixtureNames, fixtureRollouts, readJsonl } from "../helpers/fixtures.js";
 
 const dir = mkdtempSync(path.join(tmpdir(), "edgegym-reverify-"));
-const withEnvironment = fixtureNames().filter((name) => existsSync(path.join(PROJECT_ROOT, "environments", name, "index.ts")));
+// multichallenge's fixture has no recorded rollouts (NeMo Gym's file is a copy of its rows: tests/protocol/fixtures.test.ts).
+const withEnvironment = fixtureNames().filter(
+  (name) => existsSync(path.join(PROJECT_ROOT, "environments", name, "index.ts")) && existsSync(path.join(FIXTURES, name, "example_rollouts.jsonl")),
+);
 const files = (name: string) => ({ input: path.join(FIXTURES, name, "example_rollouts.jsonl"), dataset: path.join(FIXTURES, name, "example.jsonl") });
 
 /** What cannot be re-verified without a session or a model, and why. */
@@ -20,6 +23,7 @@ const SKIPPED: Record<string, string> = {
   text_to_sql: "text_to_sql: stateful, its verify reads session state that the rollout's tool calls built",
   workplace_assistant: "workplace_assistant: stateful, its verify reads session state that the rollout's tool calls built",
   equivalence_llm_judge: "equivalence_llm_judge: this verify asks the LLM judge, and re-verification calls no model",
+  inverse_if: "inverse_if: this verify asks the LLM judge, and re-verification calls no model",
 };
 
 describe("reverify of the fixtures' recorded rollouts", () => {
