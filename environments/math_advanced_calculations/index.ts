@@ -11,16 +11,6 @@ const loads = (text: string): PyValue =>
   pyJsonLoads<PyValue>(text, { dict: (pairs) => new Map(pairs), number: (raw, value) => (INTEGER.test(raw) ? { int: BigInt(raw) } : value) });
 const isInt = (value: PyValue): value is { int: bigint } => typeof value === "object" && value !== null && "int" in value;
 
-/** pydantic's lax float: a number, a bool, or a string float() accepts. */
-const LaxFloat = z.union([
-  z.number(),
-  z.boolean().transform(Number),
-  z.string().transform((text, ctx) => {
-    const value = parsePyFloat(text);
-    if (value === null) ctx.addIssue({ code: "custom", message: "Input should be a valid number, unable to parse string as a number" });
-    return value ?? Number.NaN;
-  }),
-]);
 /** pydantic's lax int: an integral number, a bool, or a string of digits. */
 const LaxInt = z.union([
   z.number().int(),
@@ -31,13 +21,7 @@ const LaxInt = z.union([
     .transform(Number),
 ]);
 
-/** MultiVerseMathHardRequest: every calculator accepts all four fields; the Python signature decides. */
-const Field = z.union([z.number(), z.boolean(), z.string()]).nullish();
-const CalculatorRequest = z.object({ a: Field, b: Field, radians: Field, base: Field });
-/** The same fields read as pydantic reads them (a bad one throws a ZodError: the call is a 400 naming it). */
-const LaxRequest = z.object({ a: LaxFloat.nullish(), b: LaxFloat.nullish(), radians: LaxFloat.nullish(), base: LaxFloat.nullish() });
-
-const Task = z.object({ ground_truth: z.union([z.array(LaxFloat), z.string()]), id: LaxInt, depth: LaxInt, breadth: LaxInt });
+const Task = z.object({ ground_truth: z.union([z.array(z.number()), z.string()]), id: LaxInt, depth: LaxInt, breadth: LaxInt });
 
 /** float(json.loads(output)["solution"]) for each function_call_output, None where any step raises. */
 export function toolSolutions(response: Response): (number | null)[] {
@@ -88,14 +72,15 @@ function members(groundTruth: PyValue): PyValue[] {
   throw new TypeError(`'${type}' object is not iterable`);
 }
 
-const tool = (name: string) => ({
-  description: CALCULATORS[name]!.description,
-  parameters: CalculatorRequest,
-  execute: (args: z.output<typeof CalculatorRequest>) => {
-    const given: Arguments = Object.fromEntries(Object.entries(LaxRequest.parse(args)).filter(([, v]) => v !== null && v !== undefined));
-    return { solution: callCalculator(name, given) };
-  },
-});
+/**
+ * A calculator with the parameters its Python signature names, all numbers and all required, as the rows declare them
+ * (NeMo Gym's one request model takes all four fields on every route; see the README for what that changes).
+ */
+const tool = (name: string) => {
+  const { params, description } = CALCULATORS[name]!;
+  const parameters = z.object(Object.fromEntries(params.map((p) => [p, z.number()])));
+  return { description, parameters, execute: (args: Arguments) => ({ solution: callCalculator(name, args) }) };
+};
 
 export default defineEnvironment({
   name: "math_advanced_calculations",
