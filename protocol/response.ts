@@ -9,6 +9,16 @@ export const Usage = z.looseObject({
 });
 export type Usage = z.infer<typeof Usage>;
 
+/**
+ * A Chat Completions usage (prompt_tokens, completion_tokens), as some of NeMo Gym's recorded rollouts carry (mrcr's),
+ * read as the Responses usage it counts: its own fields are kept beside input_tokens and output_tokens.
+ */
+function fromChatUsage(value: unknown): unknown {
+  if (value === null || typeof value !== "object" || "input_tokens" in value || !("prompt_tokens" in value)) return value;
+  const chat = value as { prompt_tokens: unknown; completion_tokens?: unknown };
+  return { ...value, input_tokens: chat.prompt_tokens, output_tokens: chat.completion_tokens };
+}
+
 export const Response = z.looseObject({
   id: z.string(),
   object: z.literal("response").default("response"),
@@ -19,6 +29,6 @@ export const Response = z.looseObject({
   status: z.string().nullish(),
   incomplete_details: z.looseObject({ reason: z.string().nullish() }).nullish(),
   error: z.unknown().optional(),
-  usage: Usage.nullish(),
+  usage: z.preprocess(fromChatUsage, Usage.nullish()),
 });
 export type Response = z.infer<typeof Response>;

@@ -43,6 +43,12 @@ describe("reverify of the fixtures' recorded rollouts", () => {
       expect(report.errors[0]!.message).toContain("schema_str: Invalid input: expected string, received undefined");
       return;
     }
+    if (name === "ruler") {
+      // NeMo Gym's ruler records keep no task fields and their 262k-token prompts are no example row's (see tests/environments/ruler.test.ts).
+      expect(report.errors).toHaveLength(records.length);
+      expect(report.errors[0]!.message).toContain("outputs: Invalid input: expected array, received undefined");
+      return;
+    }
     expect(report.errors).toEqual([]);
     if (SKIPPED[name]) expect(report.skipped).toEqual({ [SKIPPED[name]]: records.length });
     else if (name === "math_with_judge") {

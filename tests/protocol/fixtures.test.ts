@@ -1,7 +1,7 @@
 // Every NeMo Gym example row and recorded rollout parses with our schemas, unchanged in what it says.
 import { describe, expect, it } from "vitest";
 import { DatasetRow, RecordedRollout, issuesOf } from "../../protocol/index.js";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { FIXTURES, fixtureNames, fixtureRollouts, fixtureRows } from "../helpers/fixtures.js";
 
@@ -9,8 +9,13 @@ const WITHOUT_ROLLOUTS = new Set(["multichallenge"]);
 
 describe("NeMo Gym fixtures", () => {
   const names = fixtureNames();
-  it("covers all 17 environments of the reference and 4 of the second wave (#26)", () => {
-    expect(names).toHaveLength(21);
+  it("covers every ported environment of the reference: one fixture folder per environment with example data", () => {
+    const ported = readdirSync(new URL("../../environments/", import.meta.url), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && existsSync(new URL(`../../environments/${entry.name}/data/example.jsonl`, import.meta.url)))
+      .map((entry) => entry.name)
+      .sort();
+    expect(names.length).toBeGreaterThanOrEqual(17);
+    expect(names).toEqual(ported);
   });
 
   for (const name of names) {
