@@ -89,7 +89,11 @@ const response = (...output: unknown[]) =>
 /** A judge replying with `text`, remembering what it was asked. */
 function scripted(text: string): { judge: Judge; asked: ResponsesCreateParams[] } {
   const asked: ResponsesCreateParams[] = [];
-  return { asked, judge: (params) => (asked.push(params), Promise.resolve(response(message(text)))) };
+  const judge: Judge = (params) => {
+    asked.push(params);
+    return Promise.resolve(response(message(text)));
+  };
+  return { asked, judge };
 }
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function verify(text: string, judge: Judge, extra: Record<string, unknown> = {}): Promise<any> {
