@@ -23,7 +23,7 @@ export interface McqaConfig {
   grading_mode?: GradingMode | null;
 }
 
-const Task = z.object({
+export const Task = z.object({
   uuid: z.string().nullish(),
   options: z.array(z.record(z.string(), z.string().nullable())).nullish(),
   expected_answer: z.string().nullish(),
@@ -58,7 +58,7 @@ function letterFromRegex(text: string, pattern: string, allowed: Set<string>, op
 }
 
 /** template_metadata.output_regex: one pattern, or a list tried in order until one yields a letter. */
-function letterFromTemplate(text: string, patterns: unknown, allowed: Set<string>, options: Options): string | null {
+export function letterFromTemplate(text: string, patterns: unknown, allowed: Set<string>, options: Options): string | null {
   // Python iterates whatever else it is given: a list's items, a dict's keys; anything else raises.
   const list =
     typeof patterns === "string"

@@ -24,6 +24,7 @@ const SKIPPED: Record<string, string> = {
   workplace_assistant: "workplace_assistant: stateful, its verify reads session state that the rollout's tool calls built",
   equivalence_llm_judge: "equivalence_llm_judge: this verify asks the LLM judge, and re-verification calls no model",
   inverse_if: "inverse_if: this verify asks the LLM judge, and re-verification calls no model",
+  simpleqa: "simpleqa: this verify asks the LLM judge, and re-verification calls no model",
 };
 
 describe("reverify of the fixtures' recorded rollouts", () => {
@@ -55,6 +56,10 @@ describe("reverify of the fixtures' recorded rollouts", () => {
       // The symbolic check decides 3 records; the other 2 would need the judge, which re-verification does not call.
       expect(report.skipped).toEqual({ "math_with_judge: this verify asks the LLM judge, and re-verification calls no model": 2 });
       expect(report.unchanged).toBe(3);
+    } else if (name === "abstention") {
+      // Only the \boxed{[IDK]} record (the 5th) is decided without the judge.
+      expect(report.skipped).toEqual({ "abstention: this verify asks the LLM judge, and re-verification calls no model": 4 });
+      expect(report.unchanged).toBe(1);
     } else expect(report.unchanged).toBe(records.length - report.changed.length);
   });
 
