@@ -7,7 +7,13 @@ import { environmentConfig } from "../config.js";
 import type { SimpleEnvironment } from "../types.js";
 import { mintMcpToken } from "./token.js";
 
-export async function mcpMetadata(environment: SimpleEnvironment, env: EnvironmentBindings, sessionId: string, seedBody: unknown, now = Date.now()): Promise<McpServerMetadata> {
+export async function mcpMetadata(
+  environment: SimpleEnvironment,
+  env: EnvironmentBindings,
+  sessionId: string,
+  seedBody: unknown,
+  now = Date.now(),
+): Promise<McpServerMetadata> {
   const config = environmentConfig(env);
   const row = seedBody && typeof seedBody === "object" && !Array.isArray(seedBody) ? (seedBody as Record<string, unknown>) : {};
   // A raising hook fails the seed, as in NeMo Gym: no token is minted past a broken hook.
@@ -18,7 +24,13 @@ export async function mcpMetadata(environment: SimpleEnvironment, env: Environme
 }
 
 /** A successful seed's answer with the metadata added (kept when the environment's own seed already set `mcp`). */
-export async function withMcpMetadata(environment: SimpleEnvironment, env: EnvironmentBindings, sessionId: string, seedBody: unknown, outcome: Outcome): Promise<Outcome> {
+export async function withMcpMetadata(
+  environment: SimpleEnvironment,
+  env: EnvironmentBindings,
+  sessionId: string,
+  seedBody: unknown,
+  outcome: Outcome,
+): Promise<Outcome> {
   const body = outcome.body;
   if (outcome.status >= 400 || !body || typeof body !== "object" || Array.isArray(body) || MCP_METADATA_KEY in body) return outcome;
   return { ...outcome, body: { ...body, [MCP_METADATA_KEY]: await mcpMetadata(environment, env, sessionId, seedBody) } };

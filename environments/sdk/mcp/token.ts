@@ -51,8 +51,13 @@ export async function checkMcpToken(secret: string, environment: string, token: 
   }
   if (!isClaims(claims)) return invalid;
   if (claims.env !== environment) {
-    return { ok: false, refusal: "mcp_token_other_environment", message: `this MCP session token was minted for environment "${claims.env}", not "${environment}"` };
+    return {
+      ok: false,
+      refusal: "mcp_token_other_environment",
+      message: `this MCP session token was minted for environment "${claims.env}", not "${environment}"`,
+    };
   }
-  if (now >= claims.exp * 1000) return { ok: false, refusal: "mcp_token_expired", message: "the MCP session token expired with its session; seed a new session" };
+  if (now >= claims.exp * 1000)
+    return { ok: false, refusal: "mcp_token_expired", message: "the MCP session token expired with its session; seed a new session" };
   return { ok: true, claims };
 }
