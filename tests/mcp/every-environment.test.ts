@@ -31,7 +31,7 @@ describe("every bundled environment over MCP", async () => {
     const token = await mintMcpToken(SECRET, { sid: "listing-only", env: name, exp: Math.floor(Date.now() / 1000) + 600 });
     const transport = new StreamableHTTPClientTransport(new URL("http://environment/mcp"), {
       requestInit: { headers: { "X-NeMo-Gym-Session-Token": token } },
-      fetch: (input, init) => app.request(String(input), init, env),
+      fetch: async (input, init) => app.request(String(input), init, env),
     });
     const client = new Client({ name: "edgegym-tests", version: "1.0.0" });
     await client.connect(transport);
