@@ -5,8 +5,8 @@ import { fixtureNames, fixtureRollouts, fixtureRows } from "../helpers/fixtures.
 
 describe("NeMo Gym fixtures", () => {
   const names = fixtureNames();
-  it("covers all 17 environments of the reference", () => {
-    expect(names).toHaveLength(17);
+  it("covers all 18 environments of the reference (example_mcp_weather the 18th)", () => {
+    expect(names).toHaveLength(18);
   });
 
   for (const name of names) {
