@@ -14,7 +14,10 @@ export type AppContext = Context<{ Bindings: EnvironmentBindings }>;
 /** Operations that open a session: they always get a new id, whatever the request carried. */
 const OPENING = new Set<SessionOperation["kind"]>(["seed_session", "reset"]);
 
-export async function answerOperation(c: AppContext, environment: Environment, operation: SessionOperation): Promise<Response> {
+/** What a route may add to the answer of a session it opened (the seed's MCP metadata). */
+export type OnOpened = (outcome: Outcome, sessionId: string, body: unknown) => Promise<Outcome>;
+
+export async function answerOperation(c: AppContext, environment: Environment, operation: SessionOperation, onOpened?: OnOpened): Promise<Response> {
   const body = await readJson(c);
   const carried = sessionIdOf(c);
   // An outside caller's body is checked whole (trusted: false); its sessions belong to its token.
@@ -26,7 +29,7 @@ export async function answerOperation(c: AppContext, environment: Environment, o
     c.header(SESSION_HEADER, opened.sessionId);
     // Secure when the caller came over HTTPS, so the id never travels in the clear afterwards.
     setCookie(c, SESSION_COOKIE, opened.sessionId, { path: "/", httpOnly: true, sameSite: "Lax", secure: overHttps(c) });
-    outcome = opened;
+    outcome = onOpened ? await onOpened(opened, opened.sessionId, body) : opened;
   } else {
     outcome = await continueSession(call, carried);
     if (outcome.status < 400) c.header(SESSION_HEADER, carried);

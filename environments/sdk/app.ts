@@ -10,6 +10,8 @@ import { type AppContext, answerOperation } from "./answer.js";
 import { environmentMetrics, toolsAnswer } from "./describe.js";
 import { useResetStep } from "./gymnasium.js";
 import { environmentLog } from "./log.js";
+import { answerMcp } from "./mcp/endpoint.js";
+import { withMcpMetadata } from "./mcp/metadata.js";
 import type { Environment } from "./types.js";
 
 /**
@@ -52,11 +54,17 @@ function routesFor(environment: Environment) {
     });
     return routes;
   }
+  // MCP (stateless Streamable HTTP): POST only; the SDK's client tolerates 405 for the GET stream and DELETE.
+  routes.post("/mcp", (c) => answerMcp(c, environment));
+  // /seed_session's answer carries the MCP metadata (NeMo Gym's `mcp` key) for the session it opened.
+  routes.post("/seed_session", (c) =>
+    answerOperation(c, environment, { kind: "seed_session" }, (outcome, sessionId, body) => withMcpMetadata(environment, c.env, sessionId, body, outcome)),
+  );
   routes.post("/:route", (c) => {
     const route = c.req.param("route");
-    return answerOperation(c, environment, route === "seed_session" || route === "verify" ? { kind: route } : { kind: "tool", name: route });
+    return answerOperation(c, environment, route === "verify" ? { kind: route } : { kind: "tool", name: route });
   });
-  allowOnly(routes, { "/health": ["GET"], "/tools": ["GET"], "/:route": ["POST"] });
+  allowOnly(routes, { "/health": ["GET"], "/tools": ["GET"], "/mcp": ["POST"], "/seed_session": ["POST"], "/:route": ["POST"] });
   return routes;
 }
 

@@ -27,6 +27,8 @@ export interface EnvironmentOptions<S, T extends TaskSchema, P extends Record<st
   computeMetrics?(tasks: VerifyResult[][]): Record<string, unknown>;
   /** NeMo Gym's get_key_metrics hook: the headline metrics picked from agent_metrics. */
   keyMetrics?(agentMetrics: Record<string, unknown>): Record<string, unknown>;
+  /** NeMo Gym's mcp_allowed_tools_for_session: narrows a session's MCP token to these tools (from the seed's row). */
+  mcpAllowedTools?(row: z.output<T> & Record<string, unknown>): readonly string[] | undefined;
   /** A cap on model turns for rollouts of this environment (the agent's default applies otherwise). */
   maxSteps?: number;
 }
@@ -37,7 +39,7 @@ export function defineEnvironment<S = never, T extends TaskSchema = z.ZodObject<
   checkName(options.name);
   const tools = new Map<string, CompiledTool>();
   for (const [name, definition] of Object.entries(options.tools) as [string, ToolDefinition<z.ZodType, S>][]) {
-    if (RESERVED_ROUTES.has(name)) throw new Error(`tool name "${name}" is reserved in ${options.name}`);
+    if (RESERVED_ROUTES.has(name) || name === "mcp") throw new Error(`tool name "${name}" is reserved in ${options.name}`);
     tools.set(name, {
       name,
       definition: definition as ToolDefinition<z.ZodType, unknown>,
@@ -57,6 +59,7 @@ export function defineEnvironment<S = never, T extends TaskSchema = z.ZodObject<
     taskKeys: Object.keys(task.shape),
     verifyRequest: VerifyRequest.extend(task.shape),
     seedSession: options.seedSession as SimpleEnvironment["seedSession"],
+    mcpAllowedTools: options.mcpAllowedTools as SimpleEnvironment["mcpAllowedTools"],
     verify: options.verify as SimpleEnvironment["verify"],
     computeMetrics: options.computeMetrics,
     keyMetrics: options.keyMetrics,

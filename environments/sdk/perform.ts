@@ -1,6 +1,7 @@
 // The resources-server operations (seed, tool call, verify) as plain functions, run in a Worker or a Durable Object.
 import { EdgegymError, InvalidRequestError, type VerifyRequest, describeIssues, issuesOf } from "../../protocol/index.js";
 import { JudgeError, type Judge } from "./judge.js";
+import { normalizedForVerify } from "./mcp/names.js";
 import { caught, failure, type Outcome, pick } from "./outcome.js";
 import type { SimpleEnvironment, ToolContext, VerifyOutcome } from "./types.js";
 
@@ -35,7 +36,8 @@ async function verify(environment: SimpleEnvironment, body: unknown, ctx: ToolCo
   const echo = trusted ? pick(request, environment.taskKeys) : request;
   let outcome: VerifyOutcome;
   try {
-    outcome = await environment.verify(request, ctx);
+    // The verifier sees bare tool names (`mcp__<env>__<tool>` → `<tool>`); the echo keeps what the model emitted.
+    outcome = await environment.verify(normalizedForVerify(request, environment.name), ctx);
   } catch (error) {
     if (!(error instanceof JudgeError)) throw error;
     // NeMo Gym's judge_failsafe: reward 0, the row tagged so collection routes it to the failures, not the metrics.

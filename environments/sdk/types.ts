@@ -87,6 +87,8 @@ export interface SimpleEnvironment extends EnvironmentBase {
   /** The whole verify request, task fields included: what an outside caller's body is checked against. */
   verifyRequest: z.ZodType<VerifyRequest>;
   seedSession?(row: Record<string, unknown>, ctx: ToolContext<unknown>): unknown;
+  /** NeMo Gym's mcp_allowed_tools_for_session: the tools a session's MCP token may list and call (undefined = all). */
+  mcpAllowedTools?(row: Record<string, unknown>): readonly string[] | undefined;
   verify(request: VerifyRequest, ctx: ToolContext<unknown>): VerifyOutcome | Promise<VerifyOutcome>;
 }
 

@@ -1,6 +1,7 @@
 // One rollout, as NeMo Gym's simple agent runs it: seed → (model → tools)* until a final answer or max_steps → verify.
 import { RESERVED_ROUTES } from "../../contracts/names.js";
 import { jsonLimitError } from "../../http/json.js";
+import { normalizeToolName } from "../../protocol/mcp-names.js";
 import {
   type DatasetRow,
   type FunctionCallItem,
@@ -28,10 +29,13 @@ async function callTool(call: FunctionCallItem, sessionId: string, parts: Rollou
     // As NeMo Gym: the model sees why its arguments were rejected and may try again.
     return JSON.stringify({ error: `Invalid tool call arguments: ${error instanceof Error ? error.message : String(error)}` });
   }
-  if (RESERVED_ROUTES.has(call.name) || !TOOL_NAME.test(call.name)) return JSON.stringify({ error: `Unknown tool: ${call.name}` });
+  // A model that names tools as MCP clients show them (`mcp__<server>__<tool>`) reaches the bare tool; the record keeps
+  // the name it wrote, and /verify normalizes it for the verifier (NeMo Gym's normalize_tool_name).
+  const name = normalizeToolName(call.name);
+  if (RESERVED_ROUTES.has(name) || !TOOL_NAME.test(name)) return JSON.stringify({ error: `Unknown tool: ${call.name}` });
   // Any answer, error or not, is a tool output the model should see (NeMo Gym does the same). A call that does not answer
   // (a hung tool, a broken environment Worker) fails the rollout instead: tool_timeout or tool_error, retried as a whole.
-  const outcome = await environmentCall(() => parts.resources.tool(sessionId, call.name, args, parts.owner), `tool ${call.name}`, limits, "environment_error");
+  const outcome = await environmentCall(() => parts.resources.tool(sessionId, name, args, parts.owner), `tool ${name}`, limits, "environment_error");
   return JSON.stringify(outcome.body);
 }
 
