@@ -1,7 +1,7 @@
 // Port of NeMo Gym's abstention: \boxed{[IDK]} earns the abstention reward; other answers are graded by an LLM judge.
 import type { Response as ModelResponse } from "../../protocol/index.js";
-import { pyFormat } from "../equivalence_llm_judge/text.js";
-import { pySub } from "../hotpotqa_qa/python.js";
+import { pyFormat } from "../sdk/python/format.js";
+import { pySub } from "../sdk/python/sub.js";
 import { defineEnvironment, JudgeError, z } from "../sdk/index.js";
 import { pySplit, pyStrip } from "../sdk/python/text.js";
 import { ABSTENTION_JUDGE_PROMPT } from "./prompt.js";

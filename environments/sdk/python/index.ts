@@ -15,3 +15,6 @@ export * from "./text-index.js";
 export * from "./text-props.js";
 export * from "./values.js";
 export * from "./match.js";
+export * from "./format.js";
+export * from "./sub.js";
+export * from "./tokens.js";
