@@ -5,12 +5,12 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { FIXTURES, fixtureNames, fixtureRollouts, fixtureRows } from "../helpers/fixtures.js";
 
-const WITHOUT_ROLLOUTS = new Set(["multichallenge"]);
+const WITHOUT_ROLLOUTS = new Set(["multichallenge", "genrm_compare"]);
 
 describe("NeMo Gym fixtures", () => {
   const names = fixtureNames();
-  it("covers all 17 environments of the reference and 4 of the second wave (#26)", () => {
-    expect(names).toHaveLength(21);
+  it("covers all 17 environments of the reference and 7 of the second wave (#26)", () => {
+    expect(names).toHaveLength(24);
   });
 
   for (const name of names) {
@@ -25,7 +25,7 @@ describe("NeMo Gym fixtures", () => {
     });
 
     it(`${name}: every example_rollouts.jsonl record parses as a verify response`, () => {
-      // NeMo Gym's multichallenge "rollouts" file is a copy of its rows (no response, no reward): not copied.
+      // NeMo Gym's multichallenge and genrm_compare "rollouts" files are copies of their rows (no response, no reward): not copied.
       if (WITHOUT_ROLLOUTS.has(name)) {
         expect(existsSync(path.join(FIXTURES, name, "example_rollouts.jsonl"))).toBe(false);
         return;
