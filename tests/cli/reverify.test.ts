@@ -19,6 +19,7 @@ const files = (name: string) => ({ input: path.join(FIXTURES, name, "example_rol
 const SKIPPED: Record<string, string> = {
   blackjack: "blackjack: a gymnasium environment scores each step() of the episode, which needs its session",
   example_multi_turn_gymnasium: "example_multi_turn_gymnasium: a gymnasium environment scores each step() of the episode, which needs its session",
+  grl_tetris: "grl_tetris: a gymnasium environment scores each step() of the episode, which needs its session",
   example_session_state_mgmt: "example_session_state_mgmt: stateful, its verify reads session state that the rollout's tool calls built",
   text_to_sql: "text_to_sql: stateful, its verify reads session state that the rollout's tool calls built",
   workplace_assistant: "workplace_assistant: stateful, its verify reads session state that the rollout's tool calls built",
