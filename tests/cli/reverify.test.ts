@@ -24,6 +24,7 @@ const SKIPPED: Record<string, string> = {
   workplace_assistant: "workplace_assistant: stateful, its verify reads session state that the rollout's tool calls built",
   equivalence_llm_judge: "equivalence_llm_judge: this verify asks the LLM judge, and re-verification calls no model",
   inverse_if: "inverse_if: this verify asks the LLM judge, and re-verification calls no model",
+  xstest: "xstest: this verify asks the LLM judge, and re-verification calls no model",
 };
 
 describe("reverify of the fixtures' recorded rollouts", () => {

@@ -9,8 +9,9 @@ const WITHOUT_ROLLOUTS = new Set(["multichallenge"]);
 
 describe("NeMo Gym fixtures", () => {
   const names = fixtureNames();
-  it("covers all 17 environments of the reference and 4 of the second wave (#26)", () => {
-    expect(names).toHaveLength(21);
+  it("covers all 17 environments of the reference and 5 of the second wave (#26)", () => {
+    expect(names).toHaveLength(22);
+    expect(names).toContain("xstest");
   });
 
   for (const name of names) {
