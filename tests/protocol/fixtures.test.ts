@@ -5,13 +5,13 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { FIXTURES, fixtureNames, fixtureRollouts, fixtureRows } from "../helpers/fixtures.js";
 
-const WITHOUT_ROLLOUTS = new Set(["multichallenge"]);
+const WITHOUT_ROLLOUTS = new Set(["multichallenge", "over_refusal_detection"]);
 
 describe("NeMo Gym fixtures", () => {
   const names = fixtureNames();
-  it("covers all 17 environments of the reference and 5 of the second wave (#26)", () => {
-    expect(names).toHaveLength(22);
-    expect(names).toContain("xstest");
+  it("covers all 17 environments of the reference and 6 of the second wave (#26)", () => {
+    expect(names).toHaveLength(23);
+    expect(names).toEqual(expect.arrayContaining(["xstest", "over_refusal_detection"]));
   });
 
   for (const name of names) {
@@ -26,7 +26,8 @@ describe("NeMo Gym fixtures", () => {
     });
 
     it(`${name}: every example_rollouts.jsonl record parses as a verify response`, () => {
-      // NeMo Gym's multichallenge "rollouts" file is a copy of its rows (no response, no reward): not copied.
+      // NeMo Gym's multichallenge "rollouts" file is a copy of its rows (no response, no reward), over_refusal_detection's
+      // holds "<PLACEHOLDER ROW>" lines: neither is copied.
       if (WITHOUT_ROLLOUTS.has(name)) {
         expect(existsSync(path.join(FIXTURES, name, "example_rollouts.jsonl"))).toBe(false);
         return;
