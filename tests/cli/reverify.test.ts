@@ -26,6 +26,7 @@ const SKIPPED: Record<string, string> = {
   equivalence_llm_judge: "equivalence_llm_judge: this verify asks the LLM judge, and re-verification calls no model",
   inverse_if: "inverse_if: this verify asks the LLM judge, and re-verification calls no model",
   simpleqa: "simpleqa: this verify asks the LLM judge, and re-verification calls no model",
+  xstest: "xstest: this verify asks the LLM judge, and re-verification calls no model",
 };
 
 describe("reverify of the fixtures' recorded rollouts", () => {
