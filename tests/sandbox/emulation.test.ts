@@ -56,15 +56,16 @@ describe("an emulation without a sandboxed environment", () => {
 
 describe("an environment using ctx.sandbox, in workerd", () => {
   let local: Local;
-  const boxes = mkdtempSync(path.join(tmpdir(), "edgegym-emulated-sandbox-"));
+  let boxes = "";
   beforeAll(async () => {
+    boxes = mkdtempSync(path.join(tmpdir(), "edgegym-emulated-sandbox-"));
     // A 2-second session lifetime: the session object's alarm destroys the sandbox soon after the last use.
     const extraEnvironments = [{ ...probe, vars: { SESSION_TTL_SECONDS: "2" } }];
     local = await startTestLocal({ environments: [], extraEnvironments, sandbox: { dir: boxes } });
   }, SETUP_TIMEOUT_MS);
   afterAll(async () => {
     await local?.stop();
-    rmSync(boxes, { recursive: true, force: true });
+    if (boxes) rmSync(boxes, { recursive: true, force: true });
   });
 
   it("runs the tool's code in the session's sandbox, keeps its files for verify, and the alarm destroys it", async () => {
