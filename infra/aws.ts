@@ -38,9 +38,7 @@ export function createAws(
   // Remote NeMo Gym servers (edgegym.remote.json, issue 24): the file's entries as EDGEGYM_REMOTES (aws/remotes.ts reads
   // it), each auth secret an env var of the Lambda by the name the entry gives it, its value an SST secret.
   const remotes = deployedRemotes(root, environments);
-  const remoteEnv = remotes.length
-    ? { EDGEGYM_REMOTES: JSON.stringify({ remotes: remotes.map((r) => r.config) }), ...remoteSecrets(remotes, secret) }
-    : {};
+  const remoteEnv = remotes.length ? { EDGEGYM_REMOTES: JSON.stringify({ remotes: remotes.map((r) => r.config) }), ...remoteSecrets(remotes, secret) } : {};
   const tenants = tenantsFromEnv();
   const bucket = new sst.aws.Bucket("JobsBucket");
   const dlq = new sst.aws.Queue("RolloutsDlqQueue");
