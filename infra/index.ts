@@ -5,6 +5,7 @@ import { deploysAws, deploysCloudflare, selectedBackend } from "./backend.js";
 import { selectedEnvironments } from "./environments.js";
 import { createWorkers } from "./functions.js";
 import { gatewayVarsFromEnv } from "./gateway-vars.js";
+import { containerServer, writeContainerConfig } from "./nemo-gym-container.js";
 import { createConsumers, createQueues } from "./queues.js";
 import { deployedRemotes, remoteSecrets, withRemotes } from "./remote.js";
 import { createSecrets } from "./secrets.js";
@@ -22,9 +23,13 @@ function deployCloudflare(root: string, secrets: ReturnType<typeof createSecrets
   const extra = remoteSecrets(remotes, secret);
   const { workers, scripts } = createWorkers(root, specs, secrets, queues, bucket, extra);
   createConsumers(specs, scripts, queues);
+  // A NeMo Gym resources server on Cloudflare Containers (EDGEGYM_NEMO_GYM_CONTAINER): its wrangler config written, the
+  // command that deploys it an output (SST has no Container component; infra/nemo-gym-container.ts).
+  const container = containerServer();
   return {
     gateway: workers.get("gateway")!.url,
     environments: environments.join(","),
+    ...(container ? { nemoGymContainer: writeContainerConfig(root, container.server, container.domain).deploy } : {}),
   };
 }
 
