@@ -60,7 +60,12 @@ describe("the container's Worker", () => {
     const seen: Request[] = [];
     const namespace = {
       idFromName: (name: string) => name,
-      get: () => ({ fetch: async (request: Request) => (seen.push(request), new Response("from the container")) }),
+      get: () => ({
+        fetch: async (request: Request) => {
+          seen.push(request);
+          return new Response("from the container");
+        },
+      }),
     };
     return { seen, env: { NEMO_GYM_TOKEN: "t0ken", SERVER: namespace as unknown as DurableObjectNamespace } };
   };
