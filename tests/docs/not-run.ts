@@ -28,8 +28,7 @@ export const NOT_RUN_HERE: Record<string, string> = {
     "a Cloudflare account's credentials; tests/remote/container.test.ts evaluates the deployment offline",
   "npx wrangler deploy --config .edgegym/containers/example_session_state_mgmt/wrangler.json":
     "a Cloudflare account and Docker (it builds NeMo Gym's image); tests/remote/container.test.ts checks the config it deploys",
-  "npx wrangler secret put NEMO_GYM_TOKEN --config .edgegym/containers/example_session_state_mgmt/wrangler.json":
-    "a Cloudflare account's credentials",
+  "npx wrangler secret put NEMO_GYM_TOKEN --config .edgegym/containers/example_session_state_mgmt/wrangler.json": "a Cloudflare account's credentials",
   'ng_run "+config_paths=[session_state_only.yaml]"':
     "needs a NeMo Gym installation; tests/remote/stand_in.py speaks its resources-server protocol (cookie included) in tests/remote",
   "export CLOUDFLARE_API_TOKEN=... CLOUDFLARE_DEFAULT_ACCOUNT_ID=...": "a Cloudflare account's credentials",
