@@ -28,6 +28,8 @@ const SKIPPED: Record<string, string> = {
   simpleqa: "simpleqa: this verify asks the LLM judge, and re-verification calls no model",
   xstest: "xstest: this verify asks the LLM judge, and re-verification calls no model",
   example_mcp_weather: "example_mcp_weather: stateful, its verify reads session state that the rollout's tool calls built",
+  code_gen: "code_gen: stateful, its verify reads session state that the rollout's tool calls built",
+  math_with_code: "math_with_code: stateful, its verify reads session state that the rollout's tool calls built",
 };
 
 describe("reverify of the fixtures' recorded rollouts", () => {
