@@ -18,3 +18,6 @@ export * from "./match.js";
 export * from "./format.js";
 export * from "./sub.js";
 export * from "./tokens.js";
+export * from "./difflib.js";
+export * from "./format-keywords.js";
+export * from "./json-set.js";
