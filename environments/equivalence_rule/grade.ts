@@ -1,10 +1,15 @@
 // NeMo Gym equivalence_rule's grading rules: exact, seq_match and weighted_seq_match over normalized text.
 import { pyLower } from "../sdk/python/text-case.js";
 import { PY_WHITESPACE, pyStrip } from "../sdk/python/text.js";
-import { sequenceRatio } from "./sequence-matcher.js";
+import { SequenceMatcher } from "../sdk/python/difflib.js";
 
 export const GRADING_RULES = ["seq_match", "weighted_seq_match", "exact"] as const;
 export type GradingRule = (typeof GRADING_RULES)[number];
+
+/** `SequenceMatcher(None, a, b).ratio()` (the SDK's difflib, checked against CPython's). */
+export function sequenceRatio(a: string, b: string): number {
+  return new SequenceMatcher(a, b).ratio();
+}
 
 const WHITESPACE_RUN = new RegExp(`[${PY_WHITESPACE}]+`, "gu");
 

@@ -2,8 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Local } from "../../local/emulation.js";
 import environment, { equivalenceRuleEnvironment } from "../../environments/equivalence_rule/index.js";
-import { grade, gradeExact, gradeSeqMatch, gradeWeightedSeqMatch, normalize } from "../../environments/equivalence_rule/grade.js";
-import { sequenceRatio } from "../../environments/equivalence_rule/sequence-matcher.js";
+import { grade, gradeExact, gradeSeqMatch, gradeWeightedSeqMatch, normalize, sequenceRatio } from "../../environments/equivalence_rule/grade.js";
 import type { Judge, SimpleEnvironment } from "../../environments/sdk/index.js";
 import { noState, perform } from "../../environments/sdk/perform.js";
 import { fixtureRollouts } from "../helpers/fixtures.js";
