@@ -1,7 +1,7 @@
 // An environment run in the caller's own process (a Lambda, a Node worker): the same operations as its Worker, with each
 // session's state in a Map instead of a Durable Object.
 import type { EnvironmentDescription, EnvironmentRpc, ModelRpc, Outcome, SessionOperation } from "../../contracts/rpc.js";
-import { describeEnvironment, streamedMetrics } from "./describe.js";
+import { describeEnvironment, describeWithSources, streamedMetrics } from "./describe.js";
 import { performAny } from "./gymnasium-perform.js";
 import { toolContext } from "./context.js";
 import { noState } from "./perform.js";
@@ -13,6 +13,8 @@ export interface InProcessOptions {
   judge?: ModelRpc;
   /** A session is forgotten this long after its last operation (the Durable Object's SESSION_TTL_SECONDS); default 1 h. */
   sessionTtlMs?: number;
+  /** Secrets by name (a Worker's env bindings): an MCP server's credentials (`mcpServers`' headerSecrets). */
+  secrets?: Record<string, string>;
 }
 
 interface Session {
@@ -66,7 +68,8 @@ export function inProcessEnvironment(environment: Environment, options: InProces
     const now = Date.now();
     sweep(now);
     const signal = AbortSignal.timeout(OPERATION_TIMEOUT_MS);
-    const context = (state: SessionState<unknown>) => toolContext({ sessionId, state, signal: () => signal, models: { judge: options.judge } });
+    const context = (state: SessionState<unknown>) =>
+      toolContext({ sessionId, state, signal: () => signal, models: { judge: options.judge }, secrets: options.secrets });
     if (!environment.stateful) return performAny(environment, operation, body, context(noState), true);
     let session = sessions.get(sessionId);
     if (!session) sessions.set(sessionId, (session = { value: undefined, expires: now + ttl, tail: Promise.resolve() }));
@@ -79,7 +82,7 @@ export function inProcessEnvironment(environment: Environment, options: InProces
   }
 
   return {
-    describe: async () => description,
+    describe: async () => (environment.kind === "simple" && environment.mcpServers ? describeWithSources(environment, options.secrets) : description),
     // The agent's calls are trusted, as over RPC: the row was validated when the job accepted it.
     seed: async (row) => {
       const sessionId = newSessionId();
