@@ -10,6 +10,8 @@ import { defineEnvironment } from "../../environments/sdk/define.js";
 import { inProcessEnvironment } from "../../environments/sdk/in-process.js";
 import type { SimpleEnvironment } from "../../environments/sdk/types.js";
 
+const owner = { rollout: "r-1", token: "t-1" };
+const row = { responses_create_params: { input: "What is the weather?" } };
 const SECRET = "Bearer weather-secret-42";
 const calls: Record<string, number> = {};
 
@@ -86,17 +88,17 @@ describe("mcpServers: an MCP server's tools join the environment's", () => {
 
   it("a call reaches the server once, with the secret's header, and answers its structured content", async () => {
     const rpc = inProcessEnvironment(environment(), { secrets: { WEATHER_AUTH: SECRET } });
-    const { sessionId } = await rpc.seed({});
+    const { sessionId } = await rpc.seed(row, owner);
     const before = calls.get_weather ?? 0;
-    expect(await rpc.tool(sessionId, "get_weather", { city: "Paris" })).toEqual({ status: 200, body: { city: "Paris", forecast: "rain" } });
+    expect(await rpc.tool(sessionId, "get_weather", { city: "Paris" }, owner)).toEqual({ status: 200, body: { city: "Paris", forecast: "rain" } });
     expect(calls.get_weather).toBe(before + 1);
-    expect(await rpc.tool(sessionId, "echo", { text: "hi" })).toEqual({ status: 200, body: { text: "hi" } });
+    expect(await rpc.tool(sessionId, "echo", { text: "hi" }, owner)).toEqual({ status: 200, body: { text: "hi" } });
   });
 
   it("the server's tool error comes back as the native tool_error envelope, with the server's text", async () => {
     const rpc = inProcessEnvironment(environment(), { secrets: { WEATHER_AUTH: SECRET } });
-    const { sessionId } = await rpc.seed({});
-    expect(await rpc.tool(sessionId, "broken", {})).toEqual({
+    const { sessionId } = await rpc.seed(row, owner);
+    expect(await rpc.tool(sessionId, "broken", {}, owner)).toEqual({
       status: 500,
       body: { error: { code: "tool_error", message: "weather_mcp.broken: station offline" } },
     });
@@ -104,8 +106,8 @@ describe("mcpServers: an MCP server's tools join the environment's", () => {
 
   it("an unknown name is a 404 naming the native and the server's tools; `tools` narrows what is offered", async () => {
     const rpc = inProcessEnvironment(environment(5000, ["get_weather"]), { secrets: { WEATHER_AUTH: SECRET } });
-    const { sessionId } = await rpc.seed({});
-    const answer = await rpc.tool(sessionId, "slow", {});
+    const { sessionId } = await rpc.seed(row, owner);
+    const answer = await rpc.tool(sessionId, "slow", {}, owner);
     expect(answer.status).toBe(404);
     expect(answer.body).toEqual({ error: { code: "unknown_tool", message: 'mcp_fed has no tool "slow" (tools: echo, get_weather)' } });
     expect((await rpc.describe()).tools.map((tool) => tool.name)).toEqual(["echo", "get_weather"]);
@@ -113,9 +115,9 @@ describe("mcpServers: an MCP server's tools join the environment's", () => {
 
   it("a call past callTimeoutMs fails the operation and is not sent again", async () => {
     const rpc = inProcessEnvironment(environment(300), { secrets: { WEATHER_AUTH: SECRET } });
-    const { sessionId } = await rpc.seed({});
+    const { sessionId } = await rpc.seed(row, owner);
     const before = calls.slow ?? 0;
-    const answer = await rpc.tool(sessionId, "slow", {});
+    const answer = await rpc.tool(sessionId, "slow", {}, owner);
     expect(answer.status).toBe(500);
     expect(answer.body).toMatchObject({ error: { code: "tool_error", message: expect.stringContaining(`mcp_fed: MCP server weather_mcp (${url}):`) } });
     await new Promise((resolve) => setTimeout(resolve, 500));
