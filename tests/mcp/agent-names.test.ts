@@ -27,3 +27,54 @@ describe("a rollout whose model names tools the MCP way", () => {
     expect(record.reward).toBe(1);
   });
 });
+
+describe("tool_names=mcp: the model sees the environment's tools by their MCP names", () => {
+  const row = () => DatasetRow.parse({ responses_create_params: { input: "add 5", tools: [] }, initial_count: 1, expected_count: 6 });
+
+  it("offers the environment's listing as mcp__<environment>__<tool>, routes the call to the bare tool, and scores it", async () => {
+    const model = scriptedModel([
+      modelResponse({ calls: [{ name: "mcp__example_session_state_mgmt__increment_counter", arguments: '{"count": 5}' }] }),
+      modelResponse({ text: "done" }),
+    ]);
+    const ports = fakePorts({ environments: { example_session_state_mgmt: inProcessEnvironment(counter) }, model });
+
+    // The row offers one of the environment's tools by its plain name and a tool of its own: the first is offered once,
+    // under its MCP name, the second as it is.
+    const tools = [
+      { type: "function", name: "increment_counter", parameters: { type: "object", properties: { count: { type: "integer" } } } },
+      { type: "function", name: "web_search", parameters: { type: "object", properties: {} } },
+    ];
+    const offeredRow = DatasetRow.parse({ ...row(), responses_create_params: { input: "add 5", tools } });
+
+    const { record } = await executeRow(ports, offeredRow, { environment: "example_session_state_mgmt", toolNames: "mcp" });
+
+    const offered = (model.calls[0] as { tools: { name: string }[] }).tools.map((tool) => tool.name);
+    expect(offered).toEqual(["mcp__example_session_state_mgmt__increment_counter", "mcp__example_session_state_mgmt__get_counter_value", "web_search"]);
+    const output = (record.response as { output: { type: string; name?: string; output?: string }[] }).output;
+    expect(output.find((item) => item.type === "function_call")?.name).toBe("mcp__example_session_state_mgmt__increment_counter");
+    expect(output.find((item) => item.type === "function_call_output")?.output).toBe('{"success":true}');
+    expect(record.reward).toBe(1);
+  });
+
+  it("a bare or another server's name is not a tool under this mode: the model is told, the counter is untouched", async () => {
+    const model = scriptedModel([
+      modelResponse({
+        calls: [
+          { name: "increment_counter", arguments: '{"count": 5}' },
+          { name: "mcp__other_server__increment_counter", arguments: '{"count": 5}' },
+        ],
+      }),
+      modelResponse({ text: "done" }),
+    ]);
+    const ports = fakePorts({ environments: { example_session_state_mgmt: inProcessEnvironment(counter) }, model });
+
+    const { record } = await executeRow(ports, row(), { environment: "example_session_state_mgmt", toolNames: "mcp" });
+
+    const outputs = (record.response as { output: { type: string; output?: string }[] }).output.filter((item) => item.type === "function_call_output");
+    expect(outputs.map((item) => item.output)).toEqual([
+      JSON.stringify({ error: "Unknown tool: increment_counter" }),
+      JSON.stringify({ error: "Unknown tool: mcp__other_server__increment_counter" }),
+    ]);
+    expect(record.reward).toBe(0);
+  });
+});
