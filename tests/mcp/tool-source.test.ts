@@ -1,6 +1,7 @@
 // MCP servers as an environment's tools: an MCP server this test starts (the official SDK's McpServer over its Node
-// Streamable HTTP transport on 127.0.0.1) feeding an environment's tools, run in process (environments/sdk/in-process.ts).
+// Streamable HTTP transport on 127.0.0.1, and one over stdio) feeding an environment's tools, run in process (environments/sdk/in-process.ts).
 import { createServer, type Server } from "node:http";
+import { fileURLToPath } from "node:url";
 import type { AddressInfo } from "node:net";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
@@ -132,4 +133,32 @@ describe("mcpServers: an MCP server's tools join the environment's", () => {
       `MCP server weather_mcp (${url}): Streamable HTTP error: Error POSTing to endpoint: {"error":"bad credentials"}`,
     );
   });
+});
+
+describe("mcpServers over stdio (local only): a process the environment starts", () => {
+  const script = fileURLToPath(new URL("./stdio-weather-server.ts", import.meta.url));
+  const stdioEnvironment = (command: string[]) =>
+    defineEnvironment({
+      name: "mcp_stdio_fed",
+      tools: {},
+      mcpServers: [
+        { name: "weather_stdio", transport: { kind: "stdio", command, env: { WEATHER_STATION: "orly" } }, callTimeoutMs: 30_000, sessions: "shared" },
+      ],
+      verify: () => ({ reward: 1 }),
+    });
+
+  it("lists the process's tools and answers a call with its structured content and the configured environment", async () => {
+    const rpc = inProcessEnvironment(stdioEnvironment([process.execPath, "--import", "tsx", script]), {});
+    expect((await rpc.describe()).tools.map((tool) => [tool.name, tool.description])).toEqual([["get_forecast", "Forecast of a city, over stdio"]]);
+    const { sessionId } = await rpc.seed(row, owner);
+    expect(await rpc.tool(sessionId, "get_forecast", { city: "Paris" }, owner)).toEqual({
+      status: 200,
+      body: { city: "Paris", forecast: "rain", station: "orly" },
+    });
+  }, 60_000);
+
+  it("a command that cannot start names the server and its command", async () => {
+    const rpc = inProcessEnvironment(stdioEnvironment(["/nonexistent/weather-server"]), {});
+    await expect(rpc.describe()).rejects.toThrow("MCP server weather_stdio (/nonexistent/weather-server): ");
+  }, 60_000);
 });

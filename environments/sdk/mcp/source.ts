@@ -1,7 +1,8 @@
 // An MCP server as a ToolSource (contracts/tools.ts, contracts/mcp.ts McpToolSourceConfig): its tools/list and tools/call
-// over the official SDK's Streamable HTTP client, within the operation's deadline, credentials from named secrets.
+// over the official SDK's Streamable HTTP client (or, in Node only, a stdio process), within the operation's deadline.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { McpCallAnswer, McpToolSourceConfig } from "../../../contracts/mcp.js";
 import type { ToolCall, ToolCallContext, ToolListing, ToolOutcome, ToolSource } from "../../../contracts/tools.js";
 import { EdgegymError } from "../../../protocol/index.js";
@@ -22,15 +23,35 @@ export function answerOutcome(answer: McpCallAnswer, source: string, tool: strin
   }
 }
 
-function headersOf(config: McpToolSourceConfig, secret: SecretReader): Record<string, string> {
-  if (config.transport.kind !== "http") throw new Error(`MCP source ${config.name}: only the http transport runs here (stdio is local-only, not built)`);
+function headersOf(config: McpToolSourceConfig, headerSecrets: Record<string, string>, secret: SecretReader): Record<string, string> {
   const headers: Record<string, string> = {};
-  for (const [header, name] of Object.entries(config.transport.headerSecrets ?? {})) {
+  for (const [header, name] of Object.entries(headerSecrets)) {
     const value = secret(name);
     if (value === undefined) throw new Error(`MCP source ${config.name}: secret ${name} (for header ${header}) is not set`);
     headers[header] = value;
   }
   return headers;
+}
+
+// Not a literal: a Worker's bundler must not pull node:child_process in; only Node (in-process, tests) loads it.
+const STDIO_MODULE = "@modelcontextprotocol/sdk/client/stdio.js";
+
+/** A stdio server's process, started for this connection (local only: a Worker cannot start processes). */
+async function stdioTransport(config: McpToolSourceConfig, command: string[], env: Record<string, string> | undefined): Promise<Transport> {
+  const [program, ...args] = command;
+  if (!program) throw new Error(`MCP source ${config.name}: transport.command is empty`);
+  let stdio: typeof import("@modelcontextprotocol/sdk/client/stdio.js");
+  try {
+    stdio = (await import(STDIO_MODULE)) as typeof stdio;
+  } catch {
+    throw new Error(`MCP source ${config.name}: a stdio server runs only where edgegym runs in Node (in process), not in a Worker`);
+  }
+  return new stdio.StdioClientTransport({ command: program, args, env: { ...stdio.getDefaultEnvironment(), ...env }, stderr: "ignore" });
+}
+
+/** Where the server is: " (<url>)" or " (<command>)", for error messages. */
+function whereOf(config: McpToolSourceConfig): string {
+  return config.transport.kind === "http" ? config.transport.url : config.transport.command.join(" ");
 }
 
 /** Each server's listing, made once per configuration (per isolate or process) and forgotten when it failed. */
@@ -43,20 +64,23 @@ const listings = new WeakMap<McpToolSourceConfig, Promise<ToolListing[]>>();
  */
 export function mcpToolSource(config: McpToolSourceConfig, secret: SecretReader): ToolSource {
   async function connected<T>(ctx: ToolCallContext, use: (client: Client, timeout: number) => Promise<T>): Promise<T> {
-    if (config.transport.kind !== "http") throw new Error(`MCP source ${config.name}: only the http transport runs here`);
     const timeout = Math.max(1, Math.min(config.callTimeoutMs, ctx.deadlineAt - Date.now()));
     const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(timeout)]);
-    const transport = new StreamableHTTPClientTransport(new URL(config.transport.url), {
-      requestInit: { headers: headersOf(config, secret), signal },
-      reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 1000, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1 },
-    });
+    const { transport: where } = config;
+    const transport =
+      where.kind === "http"
+        ? new StreamableHTTPClientTransport(new URL(where.url), {
+            requestInit: { headers: headersOf(config, where.headerSecrets ?? {}, secret), signal },
+            reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 1000, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1 },
+          })
+        : await stdioTransport(config, where.command, where.env);
     const client = new Client({ name: `edgegym-${config.name}`, version: "1.0.0" }, { jsonSchemaValidator: refusedSchemaValidator });
     try {
       await client.connect(transport, { signal, timeout });
       return await use(client, timeout);
     } catch (error) {
       // The operation's error names the server: a transport or protocol failure reads as this source's, not the SDK's.
-      throw new Error(`MCP server ${config.name} (${config.transport.url}): ${error instanceof Error ? error.message : String(error)}`);
+      throw new Error(`MCP server ${config.name} (${whereOf(config)}): ${error instanceof Error ? error.message : String(error)}`);
     } finally {
       await client.close().catch(() => undefined);
     }
