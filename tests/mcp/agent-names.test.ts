@@ -1,6 +1,7 @@
 // The agent and MCP names: a model that calls `mcp__<environment>__<tool>` (as MCP-native harnesses name tools) reaches
 // the bare tool, the record keeps the name it wrote, and /verify scores it as the plain name (NeMo Gym's normalization).
 import { beforeEach, describe, expect, it } from "vitest";
+import gymnasium from "../../environments/example_multi_turn_gymnasium/index.js";
 import counter from "../../environments/example_session_state_mgmt/index.js";
 import { inProcessEnvironment } from "../../environments/sdk/in-process.js";
 import { executeRow } from "../../functions/agent/execute.js";
@@ -76,5 +77,17 @@ describe("tool_names=mcp: the model sees the environment's tools by their MCP na
       JSON.stringify({ error: "Unknown tool: mcp__other_server__increment_counter" }),
     ]);
     expect(record.reward).toBe(0);
+  });
+
+  it("a gymnasium environment has no MCP tools to name: 400 before any model call", async () => {
+    const model = scriptedModel([]);
+    const ports = fakePorts({ environments: { example_multi_turn_gymnasium: inProcessEnvironment(gymnasium) }, model });
+    const row = DatasetRow.parse({ responses_create_params: { input: "play" } });
+    await expect(executeRow(ports, row, { environment: "example_multi_turn_gymnasium", toolNames: "mcp" })).rejects.toMatchObject({
+      status: 400,
+      code: "invalid_request",
+      message: "tool_names=mcp: example_multi_turn_gymnasium is a gymnasium environment (reset/step); its tools are not served over MCP",
+    });
+    expect(model.calls).toEqual([]);
   });
 });
