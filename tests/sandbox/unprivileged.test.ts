@@ -70,7 +70,12 @@ afterAll(async () => {
 describe(`the local sandbox service as an ordinary user (uid ${serviceUid})`, () => {
   it("runs a program as the namespace's root holding no capability, in /sandbox", async () => {
     const box = await provider.create({ runtime: "python" }, signal());
-    const result = await run(box, python("import os; s = open('/proc/self/status').read(); print(os.getuid(), os.getcwd(), s.split('CapEff:')[1].split()[0], s.split('NoNewPrivs:')[1].split()[0])"));
+    const result = await run(
+      box,
+      python(
+        "import os; s = open('/proc/self/status').read(); print(os.getuid(), os.getcwd(), s.split('CapEff:')[1].split()[0], s.split('NoNewPrivs:')[1].split()[0])",
+      ),
+    );
     expect(result).toMatchObject({ stdout: "0 /sandbox 0000000000000000 1\n", exitCode: 0 });
     await provider.destroy(box);
   });
