@@ -41,6 +41,12 @@ export interface ModelChoice {
   policy?: PolicyModel;
   /** Token ids and logprobs on each model call's last item (NeMo Gym's return_token_id_information); the proxy's setting otherwise. */
   returnTokenIds?: boolean;
+  /**
+   * How the model sees the environment's tools. `mcp`: as an MCP client harness shows them (NeMo Gym's
+   * claude_code_agent): the environment's listing named `mcp__<environment>__<tool>`, calls routed back to the bare
+   * tool, the record keeping the names the model wrote. Unset or `plain`: the row's tools as they are.
+   */
+  toolNames?: "plain" | "mcp";
 }
 
 export interface ModelCallOptions extends ModelChoice {

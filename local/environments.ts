@@ -15,11 +15,8 @@ export function exampleDataset(name: string, root = PROJECT_ROOT): string | unde
 }
 
 /**
- * Environments whose example rows are not for edgegym's own agent: the rows offer no tools because an MCP client harness
- * (NeMo Gym's claude_code_agent) finds them over the environment's /mcp endpoint. `npm start` says so instead of running
- * them; their own tests drive the rows that way.
+ * Environments whose example rows are for an MCP client harness (NeMo Gym's claude_code_agent): they offer no tools, the
+ * harness lists them over the environment's /mcp. edgegym's agent runs them with tool_names=mcp (the model is offered the
+ * environment's listing as `mcp__<environment>__<tool>`): `npm start` collects them so, and the row check lets them be.
  */
-export const HARNESS_ONLY: Record<string, string> = {
-  example_mcp_weather:
-    "its rows are for an MCP client harness (NeMo Gym's claude_code_agent finds get_weather over /mcp; the rows offer no tools): tests/mcp/example_mcp_weather.test.ts runs them so",
-};
+export const MCP_CLIENT_ROWS: ReadonlySet<string> = new Set(["example_mcp_weather"]);

@@ -8,7 +8,7 @@ import { GatewayClient } from "./cli/gateway-client.js";
 import { progressBar } from "./cli/progress.js";
 import { summaryTable, type TableColumn } from "./cli/table.js";
 import { modelFromEnv, policyUrlAllowLine, startLocal } from "./emulation.js";
-import { exampleDataset, HARNESS_ONLY } from "./environments.js";
+import { exampleDataset, MCP_CLIENT_ROWS } from "./environments.js";
 import { localAuth, tokenForLocal } from "./cli/token.js";
 import { PROJECT_ROOT } from "./paths.js";
 
@@ -29,7 +29,7 @@ try {
   for (const environment of local.environments) {
     const input = exampleDataset(environment);
     if (!input) continue;
-    const notHere = HARNESS_ONLY[environment] ?? local.unavailable[environment];
+    const notHere = local.unavailable[environment];
     if (notHere) {
       process.stderr.write(`not collected: ${environment}: ${notHere}\n`);
       continue;
@@ -40,6 +40,8 @@ try {
       environment,
       numRepeats: Number(process.env.EDGEGYM_NUM_REPEATS ?? 4),
       progress: progressBar(environment.padEnd(30)),
+      // Rows for an MCP client harness: the model is offered the environment's tools by their MCP names.
+      ...(MCP_CLIENT_ROWS.has(environment) ? { toolNames: "mcp" as const } : {}),
     });
     for (const problem of summary.problems) process.stderr.write(`skipped ${formatProblem(problem)}\n`);
     const counts = summary.environments[environment] ?? { rollouts: 0, failed: 0 };

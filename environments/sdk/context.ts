@@ -13,6 +13,8 @@ export interface ContextParts {
   signal: () => AbortSignal;
   models: ModelBindings;
   sql?: SqlStorage;
+  /** The Worker's env (or a process's configuration): `ctx.secret(name)` reads a string binding of it. */
+  secrets?: Record<string, unknown>;
   /** The session's sandbox, for an environment that declares one: its spec, the deployment's provider, where its record lives. */
   sandbox?: { spec: SandboxSpec; provider: () => SandboxProvider; records: SandboxRecords };
 }
@@ -30,6 +32,8 @@ export function toolContext(parts: ContextParts): ToolContext<unknown> {
     models,
   };
   if (parts.sql) context.sql = parts.sql;
+  const secrets = parts.secrets;
+  if (secrets) context.secret = (name) => (typeof secrets[name] === "string" ? secrets[name] : undefined);
   const sandbox = parts.sandbox;
   if (sandbox) {
     // Made on first use: the provider (and its configuration check) only when a tool touches the sandbox.

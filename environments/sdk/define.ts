@@ -1,6 +1,7 @@
 // defineEnvironment: an environment's tools, verifier and optional session state, declared once with zod.
 import { z } from "zod";
 import { RESERVED_ROUTES } from "../../contracts/names.js";
+import type { McpToolSourceConfig } from "../../contracts/mcp.js";
 import type { SandboxSpec } from "../../contracts/sandbox.js";
 import { VerifyRequest, type VerifyResult } from "../../protocol/index.js";
 import { functionTool } from "./tools.js";
@@ -29,6 +30,8 @@ export interface EnvironmentOptions<S, T extends TaskSchema, P extends Record<st
   keyMetrics?(agentMetrics: Record<string, unknown>): Record<string, unknown>;
   /** NeMo Gym's mcp_allowed_tools_for_session: narrows a session's MCP token to these tools (from the seed's row). */
   mcpAllowedTools?(row: z.output<T> & Record<string, unknown>): readonly string[] | undefined;
+  /** MCP servers whose tools join `tools` (listed in describe and /tools, called like native ones; a native name wins). */
+  mcpServers?: readonly McpToolSourceConfig[];
   /** A cap on model turns for rollouts of this environment (the agent's default applies otherwise). */
   maxSteps?: number;
 }
@@ -60,6 +63,7 @@ export function defineEnvironment<S = never, T extends TaskSchema = z.ZodObject<
     verifyRequest: VerifyRequest.extend(task.shape),
     seedSession: options.seedSession as SimpleEnvironment["seedSession"],
     mcpAllowedTools: options.mcpAllowedTools as SimpleEnvironment["mcpAllowedTools"],
+    ...(options.mcpServers?.length ? { mcpServers: options.mcpServers } : {}),
     verify: options.verify as SimpleEnvironment["verify"],
     computeMetrics: options.computeMetrics,
     keyMetrics: options.keyMetrics,

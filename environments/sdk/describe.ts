@@ -3,6 +3,7 @@ import type { EnvironmentDescription, RpcResult } from "../../contracts/rpc.js";
 import { lines } from "../../http/jsonl.js";
 import { type AggregateMetrics, EdgegymError, type VerifyResult } from "../../protocol/index.js";
 import { aggregateMetrics } from "../../metrics/index.js";
+import { OPERATION_TIMEOUT_MS } from "./refusals.js";
 import type { Environment } from "./types.js";
 
 export function describeEnvironment(environment: Environment): EnvironmentDescription {
@@ -17,10 +18,20 @@ export function describeEnvironment(environment: Environment): EnvironmentDescri
   return { kind: "simple", ...base, tools: [...environment.tools.values()].map((tool) => tool.openai) };
 }
 
+/** The description with the tools of the environment's MCP servers (listed over the network, so async) after the native ones. */
+export async function describeWithSources(environment: Environment, secrets: Record<string, unknown> = {}): Promise<EnvironmentDescription> {
+  const description = describeEnvironment(environment);
+  if (environment.kind !== "simple" || !environment.mcpServers || description.kind !== "simple") return description;
+  const { mcpFunctionTools } = await import("./mcp/sources.js");
+  const signal = AbortSignal.timeout(OPERATION_TIMEOUT_MS);
+  const secret = (name: string) => (typeof secrets[name] === "string" ? secrets[name] : undefined);
+  return { ...description, tools: [...description.tools, ...(await mcpFunctionTools(environment, { sessionId: "", signal, secret }))] };
+}
+
 /** GET /tools: the description, with `environment` for the name as it has always answered. */
-export function toolsAnswer(environment: Environment): Record<string, unknown> {
+export async function toolsAnswer(environment: Environment, secrets?: Record<string, unknown>): Promise<Record<string, unknown>> {
   // The examples are the dashboard's: /tools answers as NeMo Gym's does.
-  const { name, examples: _examples, ...rest } = describeEnvironment(environment);
+  const { name, examples: _examples, ...rest } = await describeWithSources(environment, secrets);
   return { environment: name, ...rest };
 }
 

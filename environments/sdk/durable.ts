@@ -56,7 +56,15 @@ export abstract class EnvironmentSession extends DurableObject<EnvironmentEnv> i
     const bound = () => (signal ??= AbortSignal.timeout(OPERATION_TIMEOUT_MS));
     const spec = this.environment.sandbox;
     const sandbox = spec ? { spec, provider: () => sandboxProvider(this.env), records: this.#sandboxRecords } : undefined;
-    const context = toolContext({ sessionId, state: this.#state, signal: bound, models: { judge: this.env.JUDGE }, sql: this.ctx.storage.sql, sandbox });
+    const context = toolContext({
+      sessionId,
+      state: this.#state,
+      signal: bound,
+      models: { judge: this.env.JUDGE },
+      secrets: this.env as unknown as Record<string, unknown>,
+      sql: this.ctx.storage.sql,
+      sandbox,
+    });
     const outcome = await performAny(this.environment, operation, body, context, trusted);
     // Marked after the operation, not before: a write opens SQLite's implicit transaction, inside which an
     // environment's own PRAGMAs (text_to_sql turns foreign keys off) would do nothing.

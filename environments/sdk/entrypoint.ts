@@ -13,7 +13,7 @@ import type {
 } from "../../contracts/rpc.js";
 import type { AggregateMetrics, DatasetRow, VerifyRequest } from "../../protocol/index.js";
 import { environmentApp } from "./app.js";
-import { describeEnvironment, streamedMetrics } from "./describe.js";
+import { describeEnvironment, describeWithSources, streamedMetrics } from "./describe.js";
 import { continueSession, openSession, type SessionCall } from "./run.js";
 import type { Environment } from "./types.js";
 
@@ -61,6 +61,9 @@ export abstract class EnvironmentEntrypoint extends WorkerEntrypoint<Environment
   }
 
   async describe(): Promise<EnvironmentDescription> {
+    // An environment with MCP servers lists their tools each time (each server's listing is kept once made).
+    if (this.environment.kind === "simple" && this.environment.mcpServers)
+      return describeWithSources(this.environment, this.env as unknown as Record<string, unknown>);
     return descriptionOf(this.environment);
   }
 

@@ -2,7 +2,7 @@
 // session's state in a Map instead of a Durable Object.
 import type { EnvironmentDescription, EnvironmentRpc, ModelRpc, Outcome, SessionOperation } from "../../contracts/rpc.js";
 import type { SandboxProvider, SandboxRecord } from "../../contracts/sandbox.js";
-import { describeEnvironment, streamedMetrics } from "./describe.js";
+import { describeEnvironment, describeWithSources, streamedMetrics } from "./describe.js";
 import { performAny } from "./gymnasium-perform.js";
 import { toolContext } from "./context.js";
 import { noState } from "./perform.js";
@@ -15,6 +15,8 @@ export interface InProcessOptions {
   judge?: ModelRpc;
   /** A session is forgotten this long after its last operation (the Durable Object's SESSION_TTL_SECONDS); default 1 h. */
   sessionTtlMs?: number;
+  /** Secrets by name (a Worker's env bindings): an MCP server's credentials (`mcpServers`' headerSecrets). */
+  secrets?: Record<string, string>;
   /**
    * The sandbox provider for an environment that declares one (made on first use: `sandboxProvider(process.env)` reads
    * SANDBOX_PROVIDER, SANDBOX_URL, SANDBOX_TOKEN). A session's sandbox is destroyed when the session ends or expires.
@@ -105,7 +107,8 @@ export function inProcessEnvironment(environment: Environment, options: InProces
     const signal = AbortSignal.timeout(OPERATION_TIMEOUT_MS);
     const spec = environment.sandbox;
     const sandbox = spec ? { spec, provider: sandboxProvider, records: sandboxRecords(sessionId) } : undefined;
-    const context = (state: SessionState<unknown>) => toolContext({ sessionId, state, signal: () => signal, models: { judge: options.judge }, sandbox });
+    const context = (state: SessionState<unknown>) =>
+      toolContext({ sessionId, state, signal: () => signal, models: { judge: options.judge }, sandbox, secrets: options.secrets });
     if (!environment.stateful) return performAny(environment, operation, body, context(noState), true);
     let session = sessions.get(sessionId);
     if (!session) sessions.set(sessionId, (session = { value: undefined, expires: now + ttl, tail: Promise.resolve() }));
@@ -118,7 +121,7 @@ export function inProcessEnvironment(environment: Environment, options: InProces
   }
 
   return {
-    describe: async () => description,
+    describe: async () => (environment.kind === "simple" && environment.mcpServers ? describeWithSources(environment, options.secrets) : description),
     // The agent's calls are trusted, as over RPC: the row was validated when the job accepted it.
     seed: async (row) => {
       const sessionId = newSessionId();

@@ -11,7 +11,15 @@ export type Operation = { kind: "seed_session" } | { kind: "verify" } | { kind: 
 async function callTool(environment: SimpleEnvironment, name: string, body: unknown, ctx: ToolContext<unknown>): Promise<Outcome> {
   const tool = environment.tools.get(name);
   if (!tool) {
-    const known = [...environment.tools.keys()].join(", ") || "none";
+    const names = [...environment.tools.keys()];
+    if (environment.mcpServers) {
+      // Loaded only by an environment that has MCP servers: the others never run the SDK's client.
+      const { callMcpTool, mcpListings } = await import("./mcp/sources.js");
+      const answer = await callMcpTool(environment, name, body, ctx);
+      if (answer) return answer;
+      names.push(...(await mcpListings(environment, ctx)).map((listing) => listing.tool.name));
+    }
+    const known = names.join(", ") || "none";
     return failure(new EdgegymError(404, "unknown_tool", `${environment.name} has no tool "${name}" (tools: ${known})`));
   }
   // The model wrote these arguments: they are checked here, whoever forwarded them.

@@ -2,6 +2,7 @@
 import type { z } from "zod";
 import type { DatasetRow, FunctionTool, Response, VerifyRequest, VerifyResult } from "../../protocol/index.js";
 import type { ContextPorts } from "../../contracts/context.js";
+import type { McpToolSourceConfig } from "../../contracts/mcp.js";
 import type { SandboxSpec } from "../../contracts/sandbox.js";
 import type { Judge } from "./judge.js";
 
@@ -21,6 +22,8 @@ export interface ToolContext<S> extends ContextPorts {
   judge: Judge;
   /** The session's SQLite database, for stateful environments (inside the session's Durable Object). */
   sql?: SqlStorage;
+  /** Reads a secret by name (the Worker's env binding): an MCP server's credentials (`mcpServers`' headerSecrets). */
+  secret?(name: string): string | undefined;
 }
 
 /** A tool as OpenAI's Agents SDK models it: name (its key), description, zod parameters, execute. */
@@ -89,6 +92,8 @@ export interface SimpleEnvironment extends EnvironmentBase {
   seedSession?(row: Record<string, unknown>, ctx: ToolContext<unknown>): unknown;
   /** NeMo Gym's mcp_allowed_tools_for_session: the tools a session's MCP token may list and call (undefined = all). */
   mcpAllowedTools?(row: Record<string, unknown>): readonly string[] | undefined;
+  /** MCP servers whose tools join the native ones (environments/sdk/mcp/sources.ts); a name is looked up natively first. */
+  mcpServers?: readonly McpToolSourceConfig[];
   verify(request: VerifyRequest, ctx: ToolContext<unknown>): VerifyOutcome | Promise<VerifyOutcome>;
 }
 

@@ -2,6 +2,7 @@
 import { DeadlineError, type EnvironmentRpc, type ModelChoice, type ModelRpc, type Outcome, type SessionOwner } from "../../contracts/rpc.js";
 import type { ResponsesCreateParams, Response as ResponsesResponse } from "../../protocol/index.js";
 import { type FailureClass, RolloutFailure } from "./failure.js";
+import type { McpNaming } from "./tool-names.js";
 
 export interface RolloutLimits {
   maxSteps: number;
@@ -18,6 +19,8 @@ export interface RolloutParts {
   choice?: ModelChoice;
   /** The rollout and the caller's token name: the environment's sessions are bound to them. */
   owner: SessionOwner;
+  /** Set under tool_names=mcp: the model sees the environment's tools by their MCP names (tool-names.ts). */
+  mcp?: McpNaming;
 }
 
 /** Whether the rollout's deadline has passed. */

@@ -1,7 +1,7 @@
 // One row to one scored record, the same for /run and the queue consumer.
 import type { AgentConfig } from "../../contracts/config.js";
 import type { RunOptions } from "../../contracts/rpc.js";
-import { type DatasetRow, nemoGymRolloutId, ROLLOUT_ID, ROLLOUT_INDEX, TASK_INDEX } from "../../protocol/index.js";
+import { type DatasetRow, EdgegymError, nemoGymRolloutId, ROLLOUT_ID, ROLLOUT_INDEX, TASK_INDEX } from "../../protocol/index.js";
 import type { RolloutLimits } from "./calls.js";
 import { runGymnasiumRollout } from "./gymnasium.js";
 import { environmentKind } from "./kind.js";
@@ -35,6 +35,7 @@ export async function executeRow(ports: AgentPorts, row: DatasetRow, options: Ru
   const choice = {
     ...(options.policy ? { policy: options.policy } : {}),
     ...(options.returnTokenIds !== undefined ? { returnTokenIds: options.returnTokenIds } : {}),
+    ...(options.toolNames !== undefined ? { toolNames: options.toolNames } : {}),
   };
   // NeMo Gym's id for the row (its own, or `<task>-<rollout>`), else a fresh one in the same alphabet.
   const rolloutId = nemoGymRolloutId(row) ?? crypto.randomUUID();
@@ -42,8 +43,12 @@ export async function executeRow(ports: AgentPorts, row: DatasetRow, options: Ru
   const owner = { rollout: rolloutId, token: options.caller ?? "(agent)" };
   const parts = { model: ports.model, resources: environment, owner, ...(Object.keys(choice).length ? { choice } : {}) };
   const kind = await environmentKind(name, environment, limits);
+  const mcpNames = options.toolNames === "mcp";
 
   if (kind.kind === "gymnasium") {
+    // A gymnasium environment's tools run inside its step, not as calls an MCP client makes: no MCP names to show.
+    if (mcpNames)
+      throw new EdgegymError(400, "invalid_request", `tool_names=mcp: ${name} is a gymnasium environment (reset/step); its tools are not served over MCP`);
     const agentRef = row.agent_ref ?? { type: "responses_api_agents", name: `${name}_gymnasium_agent` };
     // The request's max_steps, else the environment's own (NeMo Gym's per-agent config), else the agent's MAX_STEPS, else NeMo Gym's 10.
     const maxSteps = options.maxSteps ?? kind.max_steps ?? ports.config.MAX_STEPS ?? GYMNASIUM_MAX_STEPS;
@@ -56,6 +61,8 @@ export async function executeRow(ports: AgentPorts, row: DatasetRow, options: Ru
   const agentRef = row.agent_ref ?? { type: "responses_api_agents", name: `${name}_simple_agent` };
   // As for gymnasium: the request's, else the environment's own cap, else the agent's MAX_STEPS, else 32.
   const maxSteps = options.maxSteps ?? kind.max_steps ?? ports.config.MAX_STEPS ?? SIMPLE_MAX_STEPS;
-  const result = await runRollout({ ...row, agent_ref: agentRef }, parts, { ...limits, maxSteps });
+  // The MCP server's name is the environment's, as its /seed_session metadata names it (McpServerMetadata.server_name).
+  const naming = mcpNames ? { mcp: { server: name, tools: kind.tools } } : {};
+  const result = await runRollout({ ...row, agent_ref: agentRef }, { ...parts, ...naming }, { ...limits, maxSteps });
   return { environment: name, record: { ...result, agent_ref: agentRef, [ROLLOUT_ID]: rolloutId } };
 }

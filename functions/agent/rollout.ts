@@ -12,6 +12,7 @@ import {
 } from "../../protocol/index.js";
 import { environmentCall, expectOk, modelTurn, type RolloutLimits, type RolloutParts } from "./calls.js";
 import { RolloutFailure } from "./failure.js";
+import { mcpCalledTool, mcpOfferedTools } from "./tool-names.js";
 import { accumulateUsage } from "./usage.js";
 
 export type { RolloutLimits, RolloutParts } from "./calls.js";
@@ -30,9 +31,10 @@ async function callTool(call: FunctionCallItem, sessionId: string, parts: Rollou
     return JSON.stringify({ error: `Invalid tool call arguments: ${error instanceof Error ? error.message : String(error)}` });
   }
   // A model that names tools as MCP clients show them (`mcp__<server>__<tool>`) reaches the bare tool; the record keeps
-  // the name it wrote, and /verify normalizes it for the verifier (NeMo Gym's normalize_tool_name).
-  const name = normalizeToolName(call.name);
-  if (RESERVED_ROUTES.has(name) || !TOOL_NAME.test(name)) return JSON.stringify({ error: `Unknown tool: ${call.name}` });
+  // the name it wrote, and /verify normalizes it for the verifier (NeMo Gym's normalize_tool_name). Under tool_names=mcp
+  // only the names the model was offered (this environment's MCP names) reach a tool.
+  const name = parts.mcp ? mcpCalledTool(call.name, parts.mcp) : normalizeToolName(call.name);
+  if (name === undefined || RESERVED_ROUTES.has(name) || !TOOL_NAME.test(name)) return JSON.stringify({ error: `Unknown tool: ${call.name}` });
   // Any answer, error or not, is a tool output the model should see (NeMo Gym does the same). A call that does not answer
   // (a hung tool, a broken environment Worker) fails the rollout instead: tool_timeout or tool_error, retried as a whole.
   const outcome = await environmentCall(() => parts.resources.tool(sessionId, name, args, parts.owner), `tool ${name}`, limits, "environment_error");
@@ -45,7 +47,10 @@ export async function runRollout(row: DatasetRow, parts: RolloutParts, limits: R
   expectOk(seeded, "/seed_session", "seed_failed");
   const sessionId = seeded.sessionId;
 
-  const params = row.responses_create_params;
+  // Under tool_names=mcp the model is offered the environment's listing by MCP names, as a harness offers it.
+  const params = parts.mcp
+    ? { ...row.responses_create_params, tools: mcpOfferedTools(row.responses_create_params.tools, parts.mcp) }
+    : row.responses_create_params;
   const input: Item[] = typeof params.input === "string" ? [{ type: "message", role: "user", content: params.input }] : params.input;
   const produced: Item[] = [];
   let usage: Usage | undefined;

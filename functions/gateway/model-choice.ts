@@ -26,6 +26,8 @@ export const ModelFields = z.object({
   policy_model_name: z.string().trim().min(1).optional(),
   /** Token ids and logprobs on each model call's last output item (for training); the model proxy's setting when unset. */
   return_token_ids: flag.optional(),
+  /** `mcp`: the model sees the environment's tools as an MCP client names them (`mcp__<environment>__<tool>`). */
+  tool_names: z.enum(["plain", "mcp"]).optional(),
 });
 export type ModelFields = z.infer<typeof ModelFields>;
 
@@ -43,8 +45,8 @@ function mayNameModel(c: Context<GatewayContext>): boolean {
  * allowed by POLICY_URL_ALLOW and the address policy (403 `policy_url_not_allowed`), before anything is queued or called.
  */
 export function modelChoice(c: Context<GatewayContext>, fields: ModelFields, allow: readonly AllowRule[]): ModelChoice {
-  const { policy_base_url: baseUrls, policy_model_name: model, return_token_ids: returnTokenIds } = fields;
-  const choice: ModelChoice = returnTokenIds === undefined ? {} : { returnTokenIds };
+  const { policy_base_url: baseUrls, policy_model_name: model, return_token_ids: returnTokenIds, tool_names: toolNames } = fields;
+  const choice: ModelChoice = { ...(returnTokenIds === undefined ? {} : { returnTokenIds }), ...(toolNames === undefined ? {} : { toolNames }) };
   if (!baseUrls && !model) return choice;
   if (baseUrls && !model) {
     throw new EdgegymError(400, "invalid_request", "policy_base_url needs policy_model_name: the name the policy model is served under");

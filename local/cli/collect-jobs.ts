@@ -20,6 +20,8 @@ export interface CollectJobOptions extends CollectOptions {
   /** Called once the job exists, e.g. to tell the user its id. */
   onJob?: (job: JobSnapshot) => void;
   pollMs?: number;
+  /** The job's tool_names: `mcp` for rows meant for an MCP client (the model is offered the environment's listing). */
+  toolNames?: "plain" | "mcp";
 }
 
 /** What collection needs of a jobs backend: the gateway's JobsClient, or the AWS path's BucketJobsClient. */
@@ -63,6 +65,7 @@ async function createJob(jobs: JobsApi, plan: Plan, options: CollectJobOptions):
       skip_invalid: true,
       // The gateway shallow-merges these into each row's responses_create_params.
       ...(options.overrides && Object.keys(options.overrides).length ? { responses_create_params: options.overrides } : {}),
+      ...(options.toolNames ? { tool_names: options.toolNames } : {}),
     });
   } catch (error) {
     const e = error as GatewayError;

@@ -86,6 +86,8 @@ export interface JobOptionsInput {
   skip_invalid?: boolean;
   /** Shallow-merged into each row's responses_create_params by the gateway. */
   responses_create_params?: Record<string, unknown>;
+  /** `mcp`: the model sees the environment's tools by their MCP names (`mcp__<environment>__<tool>`). */
+  tool_names?: "plain" | "mcp";
 }
 
 export interface JobSnapshot {

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { discoverEnvironments, exampleDataset, HARNESS_ONLY } from "../../local/environments.js";
+import { discoverEnvironments, exampleDataset, MCP_CLIENT_ROWS } from "../../local/environments.js";
 import { PROJECT_ROOT } from "../../local/paths.js";
 
 const run = promisify(execFile);
@@ -22,10 +22,21 @@ describe("npm start", () => {
       timeout: 400_000,
       maxBuffer: 64 * 1024 * 1024,
     });
-    const environments = discoverEnvironments().filter((name) => exampleDataset(name) && !HARNESS_ONLY[name]);
+    const environments = discoverEnvironments().filter((name) => exampleDataset(name));
     expect(environments.length).toBeGreaterThanOrEqual(17);
-    // Rows meant for an MCP client harness are named as such, not run (their own tests run them over /mcp).
-    for (const [name, why] of Object.entries(HARNESS_ONLY)) expect(stderr).toContain(`not collected: ${name}: ${why}`);
+    expect(stderr).not.toContain("not collected: ");
+    // Rows meant for an MCP client harness run with tool_names=mcp: the model calls the tool by its MCP name and scores.
+    for (const environment of MCP_CLIENT_ROWS) {
+      const records = readFileSync(path.join(out, `${environment}.jsonl`), "utf8")
+        .split("\n")
+        .filter(Boolean);
+      for (const line of records) {
+        const record = JSON.parse(line) as { reward: number; response: { output: { type: string; name?: string }[] } };
+        const names = record.response.output.filter((item) => item.type === "function_call").map((item) => item.name);
+        expect(names, `${environment}: ${line}`).toEqual([expect.stringMatching(new RegExp(`^mcp__${environment}__`))]);
+        expect(record.reward, `${environment}: ${line}`).toBe(1);
+      }
+    }
     for (const environment of environments) {
       const rows = readFileSync(exampleDataset(environment)!, "utf8")
         .split("\n")

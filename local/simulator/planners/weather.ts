@@ -52,7 +52,7 @@ const NOT_PLACES = new Set(
     "what what's whats how how's hows is are was tell give get show check find please can could " +
     "would will should do does did i i'm im hi hello hey the a an it it's weather forecast today " +
     "tonight tomorrow now in at for of and or monday tuesday wednesday thursday friday saturday " +
-    "sunday us usa uk eu celsius fahrenheit"
+    "sunday us usa uk eu celsius fahrenheit use mcp"
   ).split(" "),
 );
 
@@ -119,8 +119,9 @@ function weatherAnswer(conversation: Conversation, calls: PlannedCall[]): string
   const lines = calls.map((call) => {
     const output = outputOf(conversation, call);
     const city = Object.values(call.arguments)[0];
-    if (isRecord(output) && typeof output["weather_description"] === "string") {
-      return output["weather_description"];
+    // A tool that answers a sentence (example_single_tool_call's weather_description, example_mcp_weather's weather) is quoted.
+    for (const key of ["weather_description", "weather"]) {
+      if (isRecord(output) && typeof output[key] === "string") return output[key];
     }
     return `The weather in ${String(city)}: ${describeOutput(output)}`;
   });
