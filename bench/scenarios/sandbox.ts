@@ -1,15 +1,19 @@
-// Sandbox figures (issue 28 item 5): local sandbox start p50/p99, a code_gen-style run's CPU and wall time, and how many
-// sandboxes start at once before start time doubles. `npx tsx bench/sandbox.ts [--quick]`; prints one JSON object.
+// Sandbox figures (issue 28): local sandbox start p50/p99, a code_gen-style verify's CPU and wall time, and how many
+// sandboxes start at once before the median start doubles. Needs root (the local service maps a uid per sandbox).
+//
+//   npm run bench -- --only sandbox      (or alone: npx tsx bench/scenarios/sandbox.ts [--quick])
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { parseArgs } from "node:util";
-import { HttpSandboxProvider } from "../environments/sdk/sandbox/http-provider.js";
-import { startSandboxService } from "../local/sandbox/service.js";
+import { HttpSandboxProvider } from "../../environments/sdk/sandbox/http-provider.js";
+import { startSandboxService } from "../../local/sandbox/service.js";
+import { emit, type Figure, percentile, quick } from "../lib/report.js";
 
-const { values } = parseArgs({ options: { quick: { type: "boolean", default: false } } });
-const STARTS = values.quick ? 20 : 100;
+const STARTS = quick() ? 20 : 100;
 const signal = () => AbortSignal.timeout(120_000);
+const began = performance.now();
+const report = (figures: Figure[], details?: Record<string, unknown>) =>
+  emit({ scenario: "sandbox", title: "Sandboxes (local provider)", seconds: (performance.now() - began) / 1000, figures, ...(details ? { details } : {}) });
 
 /** CPU ms of this process's finished children (the jailed runs it waited for): /proc/self/stat cutime + cstime. */
 function childCpuMs(): number {
@@ -18,8 +22,12 @@ function childCpuMs(): number {
   return (Number(fields[13]) + Number(fields[14])) * 10;
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+if (process.getuid?.() !== 0) {
+  // Skipped, with the reason where the figures would be: the service refuses to start without root.
+  const why = "skipped: the local sandbox service needs root (it maps a uid of its own to each sandbox); run the bench as root";
+  process.stdout.write(`  ${why}\n`);
+  report([{ id: "sandbox.start.p50_ms", label: "sandbox start p50 (create + first run)", value: null, unit: "ms", note: why }]);
+  process.exit(0);
 }
 
 const boxes = mkdtempSync(path.join(tmpdir(), "edgegym-sandbox-bench-"));
@@ -28,10 +36,10 @@ const provider = new HttpSandboxProvider({ kind: "local", url: service.url });
 
 /** One sandbox's start: created, and its first process run to the end (the time a tool waits before its code runs). */
 async function start(): Promise<number> {
-  const began = performance.now();
+  const at = performance.now();
   const handle = await provider.create({ runtime: "python" }, signal());
   await provider.run(handle, { command: ["true"] }, signal());
-  const took = performance.now() - began;
+  const took = performance.now() - at;
   await provider.destroy(handle);
   return took;
 }
@@ -44,11 +52,11 @@ try {
   // A code_gen rollout's verify: a Python solution run once per unit test (stdin in, stdout compared), 10 tests.
   const solution = "n = int(input())\nprint(sum(i * i for i in range(n)))\n";
   const cpuBefore = childCpuMs();
-  const began = performance.now();
+  const verifyStarted = performance.now();
   const handle = await provider.create({ runtime: "python", files: { "solution.py": solution } }, signal());
   for (let test = 0; test < 10; test++) await provider.run(handle, { command: ["python", "solution.py"], stdin: `${1000 * (test + 1)}\n` }, signal());
   await provider.destroy(handle);
-  const codeGen = { wall_ms: Math.round(performance.now() - began), cpu_ms: childCpuMs() - cpuBefore, tests: 10 };
+  const codeGen = { wall_ms: Math.round(performance.now() - verifyStarted), cpu_ms: childCpuMs() - cpuBefore, tests: 10 };
 
   // Concurrency: the median start at k sandboxes starting at once, until it is twice the median alone.
   const alone = percentile(starts, 50);
@@ -63,17 +71,21 @@ try {
       break;
     }
   }
-  process.stdout.write(
-    `${JSON.stringify(
+  report(
+    [
+      { id: "sandbox.start.p50_ms", label: `sandbox start p50 (create + first run, n=${STARTS})`, value: Math.round(alone), unit: "ms" },
+      { id: "sandbox.start.p99_ms", label: `sandbox start p99 (n=${STARTS})`, value: Math.round(percentile(starts, 99)), unit: "ms" },
+      { id: "sandbox.code_gen.wall_ms", label: "code_gen-style verify wall (create, 10 tests, destroy)", value: codeGen.wall_ms, unit: "ms" },
+      { id: "sandbox.code_gen.cpu_ms", label: "code_gen-style verify CPU of the sandboxed runs", value: codeGen.cpu_ms, unit: "ms" },
       {
-        sandbox_start_ms: { n: STARTS, p50: Math.round(alone), p99: Math.round(percentile(starts, 99)) },
-        code_gen_verify: codeGen,
-        concurrency,
-        start_doubles_at_sandboxes: doubledAt ?? null,
+        id: "sandbox.start.doubles_at",
+        label: "concurrent starts before the median start doubles",
+        value: doubledAt ?? null,
+        unit: "sandboxes",
+        ...(doubledAt === undefined ? { note: "did not double up to 32 at once" } : {}),
       },
-      null,
-      2,
-    )}\n`,
+    ],
+    { concurrency, starts_ms: starts.map(Math.round) },
   );
 } finally {
   await service.stop();
