@@ -96,10 +96,10 @@ describe("the Cloudflare sandbox provider (a fake of the SDK's stub)", () => {
       const handle = await f.provider.create({ runtime: "python", env: { GREETING: "hi" } }, signal());
       const ran = await f.provider.run(
         handle,
-        { command: ["bash", "-c", 'echo "$GREETING $EXTRA ${EDGEGYM_HOST_SECRET:-none} $(pwd)"'], env: { EXTRA: "x" } },
+        { command: ["bash", "-c", 'echo "$GREETING $EXTRA [$EDGEGYM_HOST_SECRET] $(pwd)"'], env: { EXTRA: "x" } },
         signal(),
       );
-      expect(ran.stdout).toBe(`hi x none ${f.workdir}\n`);
+      expect(ran.stdout).toBe(`hi x [] ${f.workdir}\n`);
       const literal = await f.provider.run(handle, { command: ["echo", "$(touch pwned); 'quoted'"] }, signal());
       expect(literal.stdout).toBe("$(touch pwned); 'quoted'\n");
       await expect(f.provider.readFile(handle, "pwned", 10, signal())).rejects.toMatchObject({ code: "sandbox_refused" });
