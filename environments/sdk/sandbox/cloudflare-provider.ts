@@ -4,7 +4,8 @@ import { z } from "zod";
 import type { RunLimits, RunRequest, RunResult, SandboxHandle, SandboxProvider, SandboxSpec } from "../../../contracts/sandbox.js";
 import { KEPT_DRIVER_FILE, KEPT_DRIVER_SOURCE } from "./cloudflare-kept.js";
 import { SandboxError } from "./errors.js";
-import { aboveCeiling, effectiveLimits, type Limits } from "./limits.js";
+import { cleanEnv, type DriverAnswer, fromBase64, insideWorkdir, keptResult, quote, runResult, runScript, toBase64 } from "./cloudflare-run.js";
+import { aboveCeiling, effectiveLimits } from "./limits.js";
 import { RunLimits as RunLimitsSchema } from "./wire.js";
 
 /**
@@ -24,8 +25,6 @@ export type OpenSandbox = (id: string, options: { sleepAfter: number }) => Sandb
 
 /** The sandbox's working directory in the container (the SDK's default). */
 export const WORKDIR = "/workspace";
-/** What a program finds on its PATH: the image's Python (numpy, scipy, pandas) and Node (infra/containers/sandbox/Dockerfile). */
-const PATH = "/usr/local/bin:/usr/bin:/bin";
 /** The SDK's own exec timeout, past the wall limit our `timeout` enforces: only a container that stopped answering reaches it. */
 const BACKSTOP_MS = 15_000;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -169,107 +168,6 @@ export class CloudflareSandboxProvider implements SandboxProvider {
   }
 }
 
-interface DriverAnswer {
-  answer?: { stdout: string; stderr: string; ok: boolean; truncated: boolean; stopped?: RunResult["stopped"] };
-  gone?: boolean;
-  timedOut?: boolean;
-  stderr?: string;
-}
-
-/** The driver's answer as the local service's kept process reports it (local/sandbox/kept.ts). */
-function keptResult(sent: DriverAnswer, processId: string, wallMs: number): RunResult {
-  if (sent.answer) {
-    const { answer } = sent;
-    return {
-      stdout: answer.stdout,
-      stderr: answer.stderr,
-      exitCode: answer.ok ? 0 : 1,
-      truncated: answer.truncated,
-      wallMs,
-      ...(answer.stopped ? { stopped: answer.stopped } : {}),
-    };
-  }
-  const name = processId.replace(/-[0-9a-f]{12}$/, "");
-  const stderr = sent.stderr ?? "";
-  return {
-    stdout: "",
-    stderr: `${stderr}${stderr ? "\n" : ""}The kept process "${name}" ended; its state is lost.`,
-    exitCode: null,
-    stopped: sent.timedOut ? "wall_timeout" : "killed",
-    truncated: false,
-    wallMs,
-  };
-}
-
-/**
- * One run as a bash script: its directory, rlimits (CPU, address space, file size: root in the container is not exempt
- * from these), an environment of only PATH/HOME/LANG and the given variables, and GNU timeout at the wall limit.
- */
-export function runScript(command: string[], cwd: string, env: Record<string, string>, limits: Limits, stdin: string | undefined): string {
-  const seconds = (limits.wallMs / 1000).toFixed(3);
-  const body = [
-    `cd -- ${quote(cwd)} || exit 126`,
-    `ulimit -t ${Math.ceil(limits.cpuSeconds)} -v ${limits.memoryMib * 1024} -f ${Math.ceil(limits.diskBytes / 1024)} || exit 126`,
-    `${cleanEnv(env)} timeout -k 2 ${seconds} ${command.map(quote).join(" ")} < ${stdin ? quote(stdin) : "/dev/null"}`,
-    "code=$?",
-    ...(stdin ? [`rm -f -- ${quote(stdin)}`] : []),
-    "exit $code",
-  ].join("\n");
-  return `bash -c ${quote(body)}`;
-}
-
-/** `env -i` and the only variables a program sees (never the container's own). */
-function cleanEnv(env: Record<string, string>): string {
-  const pairs = { PATH, LANG: "C.UTF-8", ...env };
-  return ["env", "-i", ...Object.entries(pairs).map(([name, value]) => quote(`${name}=${value}`))].join(" ");
-}
-
-const MEMORY_SIGNS = /MemoryError|Cannot allocate memory|std::bad_alloc|heap out of memory|failed to map segment/;
-
-/** The exec's answer as a RunResult: which limit stopped it (as the local service tells them apart), output cut to the limit. */
-export function runResult(ran: { exitCode: number; stdout: string; stderr: string }, limits: Limits, wallMs: number): RunResult {
-  const code = ran.exitCode;
-  let stopped: RunResult["stopped"];
-  // timeout's 124 (TERM at the wall limit) or 137 once its KILL followed; a program's own 124 ends before the limit.
-  if ((code === 124 || code === 137) && wallMs >= limits.wallMs) stopped = "wall_timeout";
-  else if (code === 128 + 24 || code === 128 + 9) stopped = "cpu_timeout";
-  else if (code !== 0 && MEMORY_SIGNS.test(ran.stderr)) stopped = "memory";
-  else if (code === 128 + 25 || code > 128) stopped = "killed";
-  const stdout = cut(ran.stdout, limits.outputBytes);
-  const stderr = cut(ran.stderr, limits.outputBytes);
-  return {
-    stdout: stdout.text,
-    stderr: stderr.text,
-    exitCode: stopped && stopped !== "memory" ? null : code,
-    truncated: stdout.truncated || stderr.truncated,
-    wallMs,
-    ...(stopped ? { stopped } : {}),
-  };
-}
-
-/** The first `limit` bytes of `text` (UTF-8), never ending inside a character. */
-function cut(text: string, limit: number): { text: string; truncated: boolean } {
-  const bytes = new TextEncoder().encode(text);
-  if (bytes.length <= limit) return { text, truncated: false };
-  let end = limit;
-  while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end--;
-  return { text: new TextDecoder().decode(bytes.subarray(0, end)), truncated: true };
-}
-
-/** A path under the working directory, or sandbox_refused: no absolute path elsewhere, no `..` out of it. */
-export function insideWorkdir(workdir: string, path: string): string {
-  const relative = path.startsWith(`${workdir}/`) ? path.slice(workdir.length + 1) : path === workdir ? "." : path;
-  if (relative.startsWith("/")) throw new SandboxError("sandbox_refused", `${path}: absolute paths are outside the sandbox`, 422);
-  const parts: string[] = [];
-  for (const part of relative.split("/")) {
-    if (part === "" || part === ".") continue;
-    if (part === "..") {
-      if (parts.pop() === undefined) throw new SandboxError("sandbox_refused", `${path}: outside the sandbox's directory`, 422);
-    } else parts.push(part);
-  }
-  return [workdir, ...parts].join("/");
-}
-
 function refuseAboveCeiling(limits: RunLimits | undefined): void {
   const over = aboveCeiling(limits);
   if (over) throw new SandboxError("sandbox_refused", `limits.${over} is above this provider's ceiling`, 422);
@@ -277,11 +175,6 @@ function refuseAboveCeiling(limits: RunLimits | undefined): void {
 
 function checkEnvName(name: string): void {
   if (!ENV_NAME.test(name)) throw new SandboxError("sandbox_refused", `env: "${name}" is not a variable name`, 422);
-}
-
-/** A word for bash: single-quoted, its own quotes escaped. */
-export function quote(word: string): string {
-  return `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
 /** One SDK call bounded by the operation's signal; whatever it throws becomes a SandboxError of `failure`. */
@@ -300,17 +193,4 @@ async function call<T>(run: () => Promise<T>, signal: AbortSignal, failure: "san
   } finally {
     if (onAbort) signal.removeEventListener("abort", onAbort);
   }
-}
-
-function toBase64(bytes: Uint8Array): string {
-  let binary = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(binary);
-}
-
-function fromBase64(text: string): Uint8Array {
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
 }
