@@ -5,6 +5,7 @@ import { AgentVars, parseVars } from "../contracts/config.js";
 import type { WorkMessage } from "../contracts/messages.js";
 import type { EnvironmentRpc } from "../contracts/rpc.js";
 import { type Environment, inProcessEnvironment } from "../environments/sdk/index.js";
+import { sandboxProvider } from "../environments/sdk/sandbox/provider-config.js";
 import type { AgentPorts } from "../functions/agent/ports.js";
 import { type BucketJobs, bucketJobs } from "../ledger/index.js";
 import { guardedQueue } from "../queues/guarded.js";
@@ -62,10 +63,14 @@ export interface AwsAgent {
   sqs: SQSClient;
 }
 
-/** In-process environment surfaces, each with the judge model for its LLM-as-judge calls. */
+/**
+ * In-process environment surfaces, each with the judge model for its LLM-as-judge calls and, for one that declares a
+ * sandbox, the sandbox service its variables name (SANDBOX_PROVIDER remote, SANDBOX_URL, SANDBOX_TOKEN: README, Sandboxes).
+ */
 export function environmentSurfaces(environments: Record<string, Environment>, env: Vars): Map<string, EnvironmentRpc> {
   const judge = inProcessModel(judgeVars(env));
-  return new Map(Object.entries(environments).map(([name, definition]) => [name, inProcessEnvironment(definition, { judge })]));
+  const sandbox = () => sandboxProvider(env);
+  return new Map(Object.entries(environments).map(([name, definition]) => [name, inProcessEnvironment(definition, { judge, sandbox })]));
 }
 
 export function awsAgent(options: AwsAgentOptions): AwsAgent {

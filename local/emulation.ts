@@ -19,7 +19,8 @@ import { privateDir, tightenTree } from "./private-files.js";
 import { holdState } from "./state-lock.js";
 import { type Recovered, resumeRunningJobs } from "./recover.js";
 import { startSimulator, type Simulator, type SimulatorOptions } from "./simulator/server.js";
-import { anyDeclaresSandbox } from "./sandbox/emulated.js";
+import { anyDeclaresSandbox, declaresSandbox } from "./sandbox/emulated.js";
+import { MissingRuntime } from "./sandbox/runtime.js";
 import { type SandboxService, startSandboxService } from "./sandbox/service.js";
 
 /**
@@ -91,6 +92,8 @@ export interface Local {
   simulator?: Simulator;
   /** The local sandbox service, when this run started one. */
   sandbox?: SandboxService;
+  /** Environments started but unable to run here, and why (a sandboxed one on a machine that cannot isolate code). */
+  unavailable: Record<string, string>;
   modelBaseUrl: string;
   /** The dev token made up for this run (admin scope), when no API_TOKENS were given. */
   token?: string;
@@ -194,11 +197,18 @@ export async function startLocal(options: LocalOptions = {}): Promise<Local> {
   }
   let simulator: Awaited<ReturnType<typeof startSimulator>> | undefined;
   let sandbox: SandboxService | undefined;
+  const unavailable: Record<string, string> = {};
   try {
     simulator = external ? undefined : await startSimulator(options.simulator);
     // The sandbox service, as the simulator: a server this run owns, only when a started environment declares a sandbox.
     const ownSandbox = options.sandbox !== false && !options.sandbox?.url && (await anyDeclaresSandbox(native, extra));
-    sandbox = ownSandbox ? await startSandboxService({ dir: options.sandbox ? options.sandbox.dir : undefined }) : undefined;
+    try {
+      sandbox = ownSandbox ? await startSandboxService({ dir: options.sandbox ? options.sandbox.dir : undefined }) : undefined;
+    } catch (error) {
+      // A machine that cannot isolate code still runs every other environment; the sandboxed ones say why they cannot.
+      if (!(error instanceof MissingRuntime)) throw error;
+      for (const name of native) if (await declaresSandbox(name)) unavailable[name] = error.message;
+    }
   } catch (error) {
     await simulator?.close();
     state?.release();
@@ -283,6 +293,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<Local> {
       miniflare,
       simulator,
       ...(sandbox ? { sandbox } : {}),
+      unavailable,
       modelBaseUrl,
       ...(token ? { token } : {}),
       recovered,

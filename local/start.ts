@@ -29,8 +29,9 @@ try {
   for (const environment of local.environments) {
     const input = exampleDataset(environment);
     if (!input) continue;
-    if (HARNESS_ONLY[environment]) {
-      process.stderr.write(`not collected: ${environment}: ${HARNESS_ONLY[environment]}\n`);
+    const notHere = HARNESS_ONLY[environment] ?? local.unavailable[environment];
+    if (notHere) {
+      process.stderr.write(`not collected: ${environment}: ${notHere}\n`);
       continue;
     }
     const summary = await collectJob(client, {

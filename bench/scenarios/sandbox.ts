@@ -1,12 +1,13 @@
 // Sandbox figures (issue 28): local sandbox start p50/p99, a code_gen-style verify's CPU and wall time, and how many
-// sandboxes start at once before the median start doubles. Needs root (the local service maps a uid per sandbox).
+// sandboxes start at once before the median start doubles. Skipped, saying why, where the local service cannot isolate code.
 //
 //   npm run bench -- --only sandbox      (or alone: npx tsx bench/scenarios/sandbox.ts [--quick])
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { HttpSandboxProvider } from "../../environments/sdk/sandbox/http-provider.js";
-import { startSandboxService } from "../../local/sandbox/service.js";
+import { MissingRuntime } from "../../local/sandbox/runtime.js";
+import { type SandboxService, startSandboxService } from "../../local/sandbox/service.js";
 import { emit, type Figure, percentile, quick } from "../lib/report.js";
 
 const STARTS = quick() ? 20 : 100;
@@ -22,16 +23,20 @@ function childCpuMs(): number {
   return (Number(fields[13]) + Number(fields[14])) * 10;
 }
 
-if (process.getuid?.() !== 0) {
-  // Skipped, with the reason where the figures would be: the service refuses to start without root.
-  const why = "skipped: the local sandbox service needs root (it maps a uid of its own to each sandbox); run the bench as root";
+const boxes = mkdtempSync(path.join(tmpdir(), "edgegym-sandbox-bench-"));
+let service: SandboxService;
+try {
+  service = await startSandboxService({ dir: boxes });
+} catch (error) {
+  // Skipped, with the reason where the figures would be: the service cannot isolate code here (not root, and no user
+  // namespaces for this user), or lacks its runtimes; its error says which and what would fix it.
+  rmSync(boxes, { recursive: true, force: true });
+  if (!(error instanceof MissingRuntime)) throw error;
+  const why = `skipped: ${error.message}`;
   process.stdout.write(`  ${why}\n`);
   report([{ id: "sandbox.start.p50_ms", label: "sandbox start p50 (create + first run)", value: null, unit: "ms", note: why }]);
   process.exit(0);
 }
-
-const boxes = mkdtempSync(path.join(tmpdir(), "edgegym-sandbox-bench-"));
-const service = await startSandboxService({ dir: boxes });
 const provider = new HttpSandboxProvider({ kind: "local", url: service.url });
 
 /** One sandbox's start: created, and its first process run to the end (the time a tool waits before its code runs). */

@@ -1,11 +1,13 @@
 // An environment run in the caller's own process (a Lambda, a Node worker): the same operations as its Worker, with each
 // session's state in a Map instead of a Durable Object.
 import type { EnvironmentDescription, EnvironmentRpc, ModelRpc, Outcome, SessionOperation } from "../../contracts/rpc.js";
+import type { SandboxProvider, SandboxRecord } from "../../contracts/sandbox.js";
 import { describeEnvironment, streamedMetrics } from "./describe.js";
 import { performAny } from "./gymnasium-perform.js";
 import { toolContext } from "./context.js";
 import { noState } from "./perform.js";
 import { OPERATION_TIMEOUT_MS } from "./refusals.js";
+import type { SandboxRecords } from "./sandbox/session-sandbox.js";
 import type { Environment, SessionState } from "./types.js";
 
 export interface InProcessOptions {
@@ -13,6 +15,11 @@ export interface InProcessOptions {
   judge?: ModelRpc;
   /** A session is forgotten this long after its last operation (the Durable Object's SESSION_TTL_SECONDS); default 1 h. */
   sessionTtlMs?: number;
+  /**
+   * The sandbox provider for an environment that declares one (made on first use: `sandboxProvider(process.env)` reads
+   * SANDBOX_PROVIDER, SANDBOX_URL, SANDBOX_TOKEN). A session's sandbox is destroyed when the session ends or expires.
+   */
+  sandbox?: () => SandboxProvider;
 }
 
 interface Session {
@@ -20,6 +27,8 @@ interface Session {
   expires: number;
   /** Operations of one session run one after another, as in its Durable Object. */
   tail: Promise<unknown>;
+  /** Its sandbox's record, once a tool or the verifier made one. */
+  sandbox?: SandboxRecord;
 }
 
 /** In process nobody else can present a session id: a random one is enough (no HMAC binding as over HTTP and RPC). */
@@ -39,9 +48,37 @@ export function inProcessEnvironment(environment: Environment, options: InProces
   const ttl = options.sessionTtlMs ?? 3_600_000;
   const sessions = new Map<string, Session>();
 
+  let provider: SandboxProvider | undefined;
+  const sandboxProvider = (): SandboxProvider => {
+    if (!options.sandbox) throw new Error(`${environment.name} declares a sandbox and this process was given no sandbox provider`);
+    return (provider ??= options.sandbox());
+  };
+
+  /** The session's sandbox record lives on its Map entry, as in its Durable Object's storage. */
+  function sandboxRecords(sessionId: string): SandboxRecords {
+    return {
+      get: async () => sessions.get(sessionId)?.sandbox,
+      put: async (record) => {
+        const found = sessions.get(sessionId);
+        if (found) found.sandbox = record;
+      },
+      delete: async () => {
+        const found = sessions.get(sessionId);
+        if (found) delete found.sandbox;
+      },
+    };
+  }
+
+  /** Forgets a session, destroying its sandbox (best effort: the provider's own TTL bounds a sandbox it could not reach). */
+  function end(sessionId: string): void {
+    const session = sessions.get(sessionId);
+    sessions.delete(sessionId);
+    if (session?.sandbox && provider) void provider.destroy(session.sandbox.handle).catch(() => undefined);
+  }
+
   function sweep(now: number): void {
     if (sessions.size < SWEEP_AT) return;
-    for (const [id, session] of sessions) if (session.expires <= now) sessions.delete(id);
+    for (const [id, session] of sessions) if (session.expires <= now) end(id);
   }
 
   function stateOf(sessionId: string): SessionState<unknown> {
@@ -66,7 +103,9 @@ export function inProcessEnvironment(environment: Environment, options: InProces
     const now = Date.now();
     sweep(now);
     const signal = AbortSignal.timeout(OPERATION_TIMEOUT_MS);
-    const context = (state: SessionState<unknown>) => toolContext({ sessionId, state, signal: () => signal, models: { judge: options.judge } });
+    const spec = environment.sandbox;
+    const sandbox = spec ? { spec, provider: sandboxProvider, records: sandboxRecords(sessionId) } : undefined;
+    const context = (state: SessionState<unknown>) => toolContext({ sessionId, state, signal: () => signal, models: { judge: options.judge }, sandbox });
     if (!environment.stateful) return performAny(environment, operation, body, context(noState), true);
     let session = sessions.get(sessionId);
     if (!session) sessions.set(sessionId, (session = { value: undefined, expires: now + ttl, tail: Promise.resolve() }));
@@ -74,7 +113,7 @@ export function inProcessEnvironment(environment: Environment, options: InProces
     session.tail = turn.catch(() => undefined);
     session.expires = now + ttl;
     return turn.finally(() => {
-      if (ends) sessions.delete(sessionId);
+      if (ends) end(sessionId);
     });
   }
 

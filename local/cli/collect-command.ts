@@ -3,6 +3,7 @@ import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { type Local, modelFromEnv, startLocal } from "../emulation.js";
+import { discoverEnvironments } from "../environments.js";
 import { localAuth, savedDevToken, tokenForLocal } from "./token.js";
 import { BucketJobsClient } from "./bucket-client.js";
 import { PROJECT_ROOT, STATE_DIR } from "../paths.js";
@@ -119,7 +120,15 @@ async function run(flags: CollectFlags): Promise<void> {
     if (aws && flags.direct) throw new Error("--direct calls a gateway's /run: it does not go with --queue-url/--bucket");
     if (!flags.url && !aws) {
       process.stderr.write("starting the local emulation…\n");
-      local = await startLocal({ port: 0, ...modelFromEnv(), ...localAuth(flags.token), ...(flags.remoteConfig ? { remoteConfig: flags.remoteConfig } : {}) });
+      // Rows all for one bundled environment: only that one is bundled and started (seconds, not a minute for all of them).
+      const only = flags.environment && discoverEnvironments().includes(flags.environment) ? { environments: [flags.environment] } : {};
+      local = await startLocal({
+        port: 0,
+        ...only,
+        ...modelFromEnv(),
+        ...localAuth(flags.token),
+        ...(flags.remoteConfig ? { remoteConfig: flags.remoteConfig } : {}),
+      });
       process.stderr.write(`local emulation: ${local.url} (its dashboard at ${local.url}/ while collect runs)\n`);
       // Ctrl-C is collect's until the emulation is stopped: Miniflare's own hook would exit before the output is written.
       interrupts.claim();

@@ -65,6 +65,7 @@ program
     process.stdout.write(
       `edgegym gateway: ${local.url}\ndashboard: ${local.url}/\nmodel: ${local.modelBaseUrl}\nenvironments: ${local.environments.join(", ")}\n`,
     );
+    for (const [name, why] of Object.entries(local.unavailable)) process.stdout.write(`unavailable here: ${name}: ${why}\n`);
     process.stdout.write(policyUrlAllowLine(local.policyUrlAllow));
     // A token made up for this run is shown once and saved where the CLI finds it (`edgegym jobs …` without --token).
     const token = local.token;

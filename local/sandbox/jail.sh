@@ -1,7 +1,8 @@
 #!/bin/sh
 # Builds one sandboxed process's file system view inside its new namespaces, then runs it unprivileged with its limits.
 # Run by local/sandbox/spawn.ts as: unshare --user --net --pid --fork --mount --kill-child sh jail.sh ROOT WORK CPU AS NPROC FSIZE -- argv...
-# The host writes this namespace's uid_map (inner 0 = the host user, inner 1000 = the sandbox's own uid); wait for it.
+# As root, the host writes this namespace's uid_map (inner 0 = host root, inner 1000 = the sandbox's own uid); as another
+# user (JAIL_USER=self), unshare --map-root-user wrote inner 0 = that user. Wait for it.
 set -e
 while [ -z "$(cat /proc/self/uid_map)" ]; do sleep 0.002; done
 R="$1"; W="$2"; CPU="$3"; AS="$4"; NPROC="$5"; FSIZE="$6"; shift 7
@@ -25,6 +26,15 @@ mount --bind "$W" "$R/sandbox"
 mount -t proc proc "$R/proc"
 # Not exec: this shell stays the namespace's init and reports a fatal signal as 128+n (unshare cannot re-raise every one).
 set +e
-chroot --userspec=1000:1000 "$R" /usr/bin/prlimit --cpu="$CPU:$((CPU + 1))" --as="$AS" --nproc="$NPROC" --fsize="$FSIZE" --core=0 --nofile=256 \
-  /usr/bin/env -i -C /sandbox PATH="$JAIL_PATH" HOME=/sandbox LANG=C.UTF-8 PYTHONDONTWRITEBYTECODE=1 "$@"
+LIMITS="--cpu=$CPU:$((CPU + 1)) --as=$AS --nproc=$NPROC --fsize=$FSIZE --core=0 --nofile=256"
+if [ "$JAIL_USER" = "self" ]; then
+  # Unprivileged host user: stay inner root (the only uid mapped) with no capability left and none to gain.
+  # shellcheck disable=SC2086
+  chroot "$R" /usr/bin/setpriv --bounding-set=-all --inh-caps=-all --no-new-privs /usr/bin/prlimit $LIMITS \
+    /usr/bin/env -i -C /sandbox PATH="$JAIL_PATH" HOME=/sandbox LANG=C.UTF-8 PYTHONDONTWRITEBYTECODE=1 "$@"
+else
+  # shellcheck disable=SC2086
+  chroot --userspec=1000:1000 "$R" /usr/bin/prlimit $LIMITS \
+    /usr/bin/env -i -C /sandbox PATH="$JAIL_PATH" HOME=/sandbox LANG=C.UTF-8 PYTHONDONTWRITEBYTECODE=1 "$@"
+fi
 exit $?

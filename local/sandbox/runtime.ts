@@ -26,8 +26,11 @@ export type SetupLog = (line: string) => void;
 
 let made: Promise<Runtimes> | undefined;
 
-/** The runtimes, made on first use (once per process; the venv once per machine). */
-export function runtimes(log: SetupLog = () => {}, dir = path.join(STATE_DIR, "sandbox")): Promise<Runtimes> {
+/**
+ * The runtimes, made on first use (once per process; the venv once per machine), under `dir`: .edgegym/sandbox, or
+ * EDGEGYM_SANDBOX_RUNTIME_DIR for a venv shared by several checkouts or users.
+ */
+export function runtimes(log: SetupLog = () => {}, dir = process.env.EDGEGYM_SANDBOX_RUNTIME_DIR || path.join(STATE_DIR, "sandbox")): Promise<Runtimes> {
   made ??= prepare(log, dir).catch((error: unknown) => {
     made = undefined;
     throw error;

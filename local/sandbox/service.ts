@@ -1,13 +1,17 @@
 // The local sandbox service: edgegym's sandbox protocol (environments/sdk/sandbox/wire.ts) over HTTP on loopback.
+import { execFile } from "node:child_process";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import { promisify } from "node:util";
 import type { z } from "zod";
 import { type Created, KeepRequest, RunRequest, SandboxSpec, SendRequest } from "../../environments/sdk/sandbox/wire.js";
 import { STATE_DIR } from "../paths.js";
 import { OutsideSandbox } from "./paths.js";
 import { MissingRuntime, runtimes, type SetupLog } from "./runtime.js";
 import { SandboxGone, SandboxRefused, SandboxStore } from "./store.js";
+
+const exec = promisify(execFile);
 
 export interface SandboxServiceOptions {
   port?: number;
@@ -36,13 +40,26 @@ class HttpProblem extends Error {
   }
 }
 
-/** Starts the service on 127.0.0.1 once the runtimes are ready (the venv is made here on first use). */
-export async function startSandboxService(options: SandboxServiceOptions = {}): Promise<SandboxService> {
-  if (process.getuid?.() !== 0) {
+/**
+ * As root, each sandbox gets a uid of its own; as any other user it needs unprivileged user namespaces (Debian's and
+ * Ubuntu's default). Without them the machine cannot isolate code here, and says what would.
+ */
+async function canIsolate(): Promise<void> {
+  if (process.getuid?.() === 0) return;
+  try {
+    await exec("unshare", ["--user", "--map-root-user", "--net", "--pid", "--fork", "--mount", "true"], { timeout: 10_000 });
+  } catch (error) {
     throw new MissingRuntime(
-      "The local sandbox service runs as root (it maps a uid of its own to each sandbox). Run it as root, or set a remote sandbox provider.",
+      `The local sandbox needs Linux user namespaces, which this user may not create (${String(error).split("\n")[0]}). ` +
+        "Run as root, enable them once (`sudo sysctl -w kernel.unprivileged_userns_clone=1`, or on Ubuntu 24.04+ " +
+        "`sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0`), or set a remote sandbox provider (README, Sandboxes).",
     );
   }
+}
+
+/** Starts the service on 127.0.0.1 once the runtimes are ready (the venv is made here on first use). */
+export async function startSandboxService(options: SandboxServiceOptions = {}): Promise<SandboxService> {
+  await canIsolate();
   const store = new SandboxStore(options.dir ?? path.join(STATE_DIR, "sandbox", "boxes"), await runtimes(options.log));
   const maxBody = options.maxBodyBytes ?? 64 << 20;
   const server = createServer((request, response) => {

@@ -15,8 +15,11 @@ const OWN_USER_NS = readlinkSync("/proc/self/ns/user");
 export interface JailPlace {
   /** Host directory: `work` (the sandbox's /sandbox) and `root` (an empty mount point). */
   dir: string;
-  /** The host uid the sandbox's processes run as (inner uid 1000). */
-  uid: number;
+  /**
+   * The host uid the sandbox's processes run as (inner uid 1000), when the service runs as root; null when it runs as
+   * any other user: the sandbox is then that user inside its own user namespace, every capability dropped.
+   */
+  uid: number | null;
   /** Host paths bound read-only at the same path (runtimes). */
   binds: string[];
   /** PATH inside. */
@@ -24,14 +27,18 @@ export interface JailPlace {
 }
 
 /**
- * Spawns `command` jailed, in its own process group (so a kill reaches the whole tree). The namespace's uid_map is
- * written from here: inner root is the host's root for the mounts only, then the program runs as inner 1000, a uid of
- * its own on the host, so RLIMIT_NPROC counts only this sandbox's processes and no capability is left.
+ * Spawns `command` jailed, in its own process group (so a kill reaches the whole tree). As root, the namespace's uid_map
+ * is written from here: inner root is the host's root for the mounts only, then the program runs as inner 1000, a uid of
+ * its own on the host, so RLIMIT_NPROC counts only this sandbox's processes and no capability is left. As another user,
+ * inner root is that user; the program keeps inner uid 0 with an empty capability bounding set and no_new_privs, so it
+ * can neither undo its read-only mounts nor gain a capability (RLIMIT_NPROC counts per user namespace).
  */
 export function spawnJailed(place: JailPlace, command: string[], env: Record<string, string>, limits: Limits): ChildProcessWithoutNullStreams {
   const assignments = Object.entries(env).map(([key, value]) => `${key}=${value}`);
   const args = [
     "--user",
+    // Unprivileged: unshare maps inner root to this user itself (an unprivileged process may map only its own uid).
+    ...(place.uid === null ? ["--map-root-user"] : []),
     "--net",
     "--pid",
     "--fork",
@@ -53,9 +60,14 @@ export function spawnJailed(place: JailPlace, command: string[], env: Record<str
     detached: true,
     stdio: ["pipe", "pipe", "pipe"],
     // The jail script's own environment: nothing of the host's beyond what it needs.
-    env: { PATH: "/usr/sbin:/usr/bin:/sbin:/bin", JAIL_BINDS: place.binds.join(":"), JAIL_PATH: place.pathVar },
+    env: {
+      PATH: "/usr/sbin:/usr/bin:/sbin:/bin",
+      JAIL_BINDS: place.binds.join(":"),
+      JAIL_PATH: place.pathVar,
+      JAIL_USER: place.uid === null ? "self" : "sandbox",
+    },
   });
-  if (child.pid !== undefined) mapIds(child.pid, place.uid);
+  if (child.pid !== undefined && place.uid !== null) mapIds(child.pid, place.uid);
   return child;
 }
 

@@ -55,7 +55,7 @@ export class SandboxStore {
     const uid = this.#takeUid();
     await mkdir(path.join(dir, "root"), { recursive: true, mode: 0o700 });
     await mkdir(path.join(dir, "work"), { recursive: true, mode: 0o700 });
-    await chown(path.join(dir, "work"), uid, uid);
+    if (uid !== null) await chown(path.join(dir, "work"), uid, uid);
     const box: Box = { id, spec, place: { dir, uid, binds: this.runtimes.binds, pathVar: this.runtimes.pathVar }, kept: new Map(), lastUse: Date.now() };
     this.#boxes.set(id, box);
     for (const [file, content] of Object.entries(spec.files ?? {})) await this.writeFile(id, file, Buffer.from(content));
@@ -93,7 +93,7 @@ export class SandboxStore {
     const box = this.#box(id);
     const target = await insideWork(path.join(box.place.dir, "work"), file, true);
     await writeFile(target, content, { flag: "w" });
-    await chown(target, box.place.uid, box.place.uid);
+    if (box.place.uid !== null) await chown(target, box.place.uid, box.place.uid);
   }
 
   async readFile(id: string, file: string, maxBytes: number): Promise<Buffer> {
@@ -138,7 +138,7 @@ export class SandboxStore {
     this.#boxes.delete(id);
     for (const kept of box.kept.values()) kept.stop();
     await rm(box.place.dir, { recursive: true, force: true, maxRetries: 3 });
-    this.#uids.delete(box.place.uid);
+    if (box.place.uid !== null) this.#uids.delete(box.place.uid);
   }
 
   async destroyAll(): Promise<void> {
@@ -153,7 +153,9 @@ export class SandboxStore {
     }
   }
 
-  #takeUid(): number {
+  /** A host uid of the sandbox's own as root; null as any other user (the sandbox runs as that user, in its namespace). */
+  #takeUid(): number | null {
+    if (process.getuid?.() !== 0) return null;
     for (let tries = 0; tries < UID_COUNT; tries++) {
       const uid = UID_BASE + this.#nextUid;
       this.#nextUid = (this.#nextUid % UID_COUNT) + 1;

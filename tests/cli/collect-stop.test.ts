@@ -117,6 +117,9 @@ describe("a local collect (no --url), stopped part-way", () => {
 
   it("cancelled (`jobs cancel` on the emulation it names): exit 3 and the same account as --url", { timeout: 300_000 }, async () => {
     const out = path.join(dir, "local-cancelled.jsonl");
+    // Slower calls (2-20 s each) than the Ctrl-C case: `jobs cancel` is a second CLI process, and on a busy machine its
+    // start-up alone outlasted a job of 20 rollouts at 0.3-4 s a call.
+    model.configure({ latencyMs: { min: 2_000, max: 20_000 } });
     const run = start(["collect", "-e", "example_single_tool_call", "-i", input, "-o", out, "-n", "4"], env());
     await until("two records", () => linesIn(out) >= 2, run.output);
     const url = /local emulation: (http:\/\/\S+) /.exec(run.output.stderr)?.[1];

@@ -45,7 +45,24 @@ OPS["extract_text"] = _extract_text_from_response
 afterAll(() => oracle?.stop());
 
 /** Tags, their near misses, and the whitespace the two languages disagree on (BOM, U+0085, U+001C, U+2028). */
-const PIECES = ["<think>", "</think>", "<thinking>", "</thinking>", "<Think>", "</think", "a", "b c", "\n", " ", "\ufeff", "\u0085", "\u001c", "\u2028", "\u00a0", "\u{1f600}"];
+const PIECES = [
+  "<think>",
+  "</think>",
+  "<thinking>",
+  "</thinking>",
+  "<Think>",
+  "</think",
+  "a",
+  "b c",
+  "\n",
+  " ",
+  "\ufeff",
+  "\u0085",
+  "\u001c",
+  "\u2028",
+  "\u00a0",
+  "\u{1f600}",
+];
 const text = fc.array(fc.constantFrom(...PIECES), { maxLength: 12 }).map((parts) => parts.join(""));
 
 const part = fc.oneof(
