@@ -5,6 +5,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
 import { discoverEnvironments, writeEnvironmentEntry } from "./environments.js";
+import { sandboxEnvironments, sandboxWorkerName, sandboxWranglerConfig } from "./sandbox.js";
 import { topology, type WorkerSpec } from "./topology.js";
 import { wranglerConfig } from "./wrangler.js";
 
@@ -32,19 +33,41 @@ function bundleBytes(dir: string): { bytes: number; gzipBytes: number } {
 }
 
 async function dryRun(root: string, spec: WorkerSpec): Promise<BundleSize> {
-  const dir = path.join(root, ".edgegym", "wrangler", spec.name);
+  const cloudflareSandbox = spec.vars.SANDBOX_PROVIDER === "cloudflare";
+  const dir = path.join(root, ".edgegym", "wrangler", `${spec.name}${cloudflareSandbox ? ".cloudflare-sandbox" : ""}`);
   mkdirSync(dir, { recursive: true });
-  const entry = spec.environment ? writeEnvironmentEntry(root, spec.environment) : spec.entry;
+  const entry = spec.environment ? writeEnvironmentEntry(root, spec.environment, { cloudflareSandbox }) : spec.entry;
   const configFile = path.join(dir, "wrangler.json");
   writeFileSync(configFile, JSON.stringify(wranglerConfig(spec, path.relative(dir, path.join(root, entry))), null, 2));
-  const outdir = path.join(dir, "dist");
+  return build(root, spec.name, configFile, path.join(dir, "dist"));
+}
+
+/** `wrangler deploy --dry-run` of one config: the bundle written to `outdir`, its size. */
+async function build(root: string, worker: string, configFile: string, outdir: string): Promise<BundleSize> {
   const wrangler = path.join(root, "node_modules", "wrangler", "bin", "wrangler.js");
   await run(process.execPath, [wrangler, "deploy", "--dry-run", "--outdir", outdir, "--config", configFile], {
     cwd: root,
     env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_LOG: "error" },
     timeout: 120_000,
   });
-  return { worker: spec.name, ...bundleBytes(outdir) };
+  return { worker, ...bundleBytes(outdir) };
+}
+
+/**
+ * SANDBOX_PROVIDER=cloudflare: the environment Workers that declare a sandbox, built with the Sandbox SDK, and the sandbox
+ * Worker (infra/sandbox.ts) without its `containers` entry: building the image needs Docker, which the check does not.
+ */
+export async function checkCloudflareSandboxBundles(root: string, environments = sandboxEnvironments(root, discoverEnvironments(root))): Promise<BundleSize[]> {
+  const worker = sandboxWorkerName("check");
+  const specs = topology({ environments, modelBaseUrl: "https://vllm.invalid/v1", modelName: "model", cloudflareSandbox: { environments, worker } }).filter(
+    (spec) => spec.environment,
+  );
+  const dir = path.join(root, ".edgegym", "wrangler", worker);
+  mkdirSync(dir, { recursive: true });
+  const { containers: _image, ...host } = sandboxWranglerConfig(root, dir, worker);
+  const configFile = path.join(dir, "wrangler.json");
+  writeFileSync(configFile, JSON.stringify(host, null, 2));
+  return Promise.all([build(root, worker, configFile, path.join(dir, "dist")), ...specs.map((spec) => dryRun(root, spec))]);
 }
 
 /** Every Worker of the default deployment (all environments), two builds at a time. */

@@ -12,7 +12,7 @@ export function dependencyOrder(specs: WorkerSpec[]): WorkerSpec[] {
   const byName = new Map(specs.map((spec) => [spec.name, spec]));
   const needs = (spec: WorkerSpec) => [
     ...Object.values(spec.services).map((target) => target.worker),
-    ...Object.values(spec.durableObjects).flatMap((target) => (target.scriptName ? [target.scriptName] : [])),
+    ...Object.values(spec.durableObjects).flatMap((target) => (target.scriptName && !target.external ? [target.scriptName] : [])),
   ];
   const ordered: WorkerSpec[] = [];
   const seen = new Set<string>();
@@ -65,7 +65,7 @@ export function createWorkers(
         type: "durable_object_namespace",
         name,
         className: target.className,
-        ...(target.scriptName ? { scriptName: scripts.get(target.scriptName)! } : {}),
+        ...(target.scriptName ? { scriptName: target.external ? target.scriptName : scripts.get(target.scriptName)! } : {}),
       })),
       ...Object.entries(spec.queueProducers ?? {}).map(([name, queue]) => ({ type: "queue", name, queueName: queueName(queues, queue) })),
       ...Object.entries(spec.buckets ?? {}).map(([name]) => ({ type: "r2_bucket", name, bucketName: bucket.name })),
@@ -80,7 +80,9 @@ export function createWorkers(
       .map((target) => target.className);
     const environment = Object.fromEntries(Object.entries(spec.vars).filter(([name]) => !DEPLOYED_AS_SECRETS.has(name)));
     const worker = new sst.cloudflare.Worker(componentName(spec.name), {
-      handler: spec.environment ? writeEnvironmentEntry(root, spec.environment) : spec.entry,
+      handler: spec.environment
+        ? writeEnvironmentEntry(root, spec.environment, { cloudflareSandbox: spec.vars.SANDBOX_PROVIDER === "cloudflare" })
+        : spec.entry,
       url: spec.name === WORKERS.gateway,
       environment,
       compatibility: { date: COMPATIBILITY_DATE },

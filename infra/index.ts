@@ -8,6 +8,7 @@ import { gatewayVarsFromEnv } from "./gateway-vars.js";
 import { containerServer, writeContainerConfig } from "./nemo-gym-container.js";
 import { createConsumers, createQueues } from "./queues.js";
 import { deployedRemotes, remoteSecrets, withRemotes } from "./remote.js";
+import { sandboxEnvironments, sandboxProviderChoice, sandboxWorkerName, writeSandboxConfig } from "./sandbox.js";
 import { createSecrets } from "./secrets.js";
 import { createStorage } from "./storage.js";
 import { topology } from "./topology.js";
@@ -17,7 +18,15 @@ function deployCloudflare(root: string, secrets: ReturnType<typeof createSecrets
   // Remote NeMo Gym servers (edgegym.remote.json, issue 24): one generated Worker each, their auth secrets SST secrets.
   const remotes = deployedRemotes(root, native);
   const environments = [...native, ...remotes.map((r) => r.config.name)];
-  const specs = withRemotes(topology({ environments, modelBaseUrl: "", modelName: "", vars: { gateway: gatewayVarsFromEnv() } }), remotes, root);
+  // SANDBOX_PROVIDER=cloudflare (EDGEGYM_SANDBOX_PROVIDER): environments that declare a sandbox bind the sandbox Worker's
+  // container-backed Durable Object; that Worker's wrangler config is written and its deploy command an output.
+  const sandboxWorker = sandboxProviderChoice() === "cloudflare" ? sandboxWorkerName($app.stage) : undefined;
+  const cloudflareSandbox = sandboxWorker ? { environments: sandboxEnvironments(root, native), worker: sandboxWorker } : undefined;
+  const specs = withRemotes(
+    topology({ environments, modelBaseUrl: "", modelName: "", vars: { gateway: gatewayVarsFromEnv() }, ...(cloudflareSandbox ? { cloudflareSandbox } : {}) }),
+    remotes,
+    root,
+  );
   const { bucket } = createStorage();
   const queues = createQueues();
   const extra = remoteSecrets(remotes, secret);
@@ -30,6 +39,7 @@ function deployCloudflare(root: string, secrets: ReturnType<typeof createSecrets
     gateway: workers.get("gateway")!.url,
     environments: environments.join(","),
     ...(container ? { nemoGymContainer: writeContainerConfig(root, container.server, container.domain).deploy } : {}),
+    ...(sandboxWorker ? { sandboxContainer: writeSandboxConfig(root, sandboxWorker).deploy } : {}),
   };
 }
 

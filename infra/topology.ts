@@ -32,8 +32,11 @@ export interface WorkerSpec {
   environment?: string;
   services: Record<string, ServiceTarget>;
   vars: Record<string, string>;
-  /** Binding → Durable Object class (SQLite-backed); `scriptName` when another Worker hosts the class. */
-  durableObjects: Record<string, { className: string; scriptName?: string }>;
+  /**
+   * Binding → Durable Object class (SQLite-backed); `scriptName` when another Worker hosts the class, `external` when
+   * that Worker is deployed outside this topology (the Cloudflare sandbox Worker, by wrangler: infra/sandbox.ts).
+   */
+  durableObjects: Record<string, { className: string; scriptName?: string; external?: boolean }>;
   /** Binding → queue name, for queues the Worker sends to. */
   queueProducers?: Record<string, string>;
   /** Queues the Worker consumes, with their delivery settings. */
@@ -76,7 +79,13 @@ export interface TopologyOptions {
   vars?: Partial<Record<"agent" | "modelProxy" | "judgeProxy" | "gateway" | "writer" | "environment", Record<string, string>>>;
   /** The sandbox service environment Workers reach (SANDBOX_PROVIDER local unless `vars.environment` names another). */
   sandboxUrl?: string;
+  /** SANDBOX_PROVIDER=cloudflare: these environments bind the sandbox Worker's Sandbox class (`worker`, deployed apart). */
+  cloudflareSandbox?: { environments: string[]; worker: string };
 }
+
+/** The Sandbox SDK's Durable Object class and the binding an environment Worker reads it from (SANDBOX_BINDING's default). */
+export const SANDBOX_CLASS = "Sandbox";
+export const SANDBOX_BINDING = "SANDBOX";
 
 export function topology(options: TopologyOptions): WorkerSpec[] {
   const environmentServices = Object.fromEntries(
@@ -160,19 +169,27 @@ export function topology(options: TopologyOptions): WorkerSpec[] {
       buckets: { BUCKET: BUCKET_NAME },
       secrets: [],
     },
-    ...options.environments.map(
-      (name): WorkerSpec => ({
+    ...options.environments.map((name): WorkerSpec => {
+      const cloudflare = options.cloudflareSandbox?.environments.includes(name) ? options.cloudflareSandbox : undefined;
+      return {
         name: environmentWorkerName(name),
         kind: "environment",
         entry: `environments/${name}/index.ts`,
         environment: name,
         services: { JUDGE: model(WORKERS.judgeProxy) },
-        vars: { ...(options.sandboxUrl ? { SANDBOX_PROVIDER: "local", SANDBOX_URL: options.sandboxUrl } : {}), ...options.vars?.environment },
+        vars: {
+          ...(options.sandboxUrl ? { SANDBOX_PROVIDER: "local", SANDBOX_URL: options.sandboxUrl } : {}),
+          ...(cloudflare ? { SANDBOX_PROVIDER: "cloudflare", SANDBOX_BINDING } : {}),
+          ...options.vars?.environment,
+        },
         // Every environment Worker hosts its session class, so an environment may become stateful without a new binding.
-        durableObjects: { SESSIONS: { className: SESSION_CLASS } },
+        durableObjects: {
+          SESSIONS: { className: SESSION_CLASS },
+          ...(cloudflare ? { [SANDBOX_BINDING]: { className: SANDBOX_CLASS, scriptName: cloudflare.worker, external: true } } : {}),
+        },
         // The key session ids are signed with: one for every environment of the deployment.
         secrets: ["SESSION_SECRET"],
-      }),
-    ),
+      };
+    }),
   ];
 }

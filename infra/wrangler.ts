@@ -5,6 +5,7 @@ export interface WranglerConfig {
   name: string;
   main: string;
   compatibility_date: string;
+  compatibility_flags?: string[];
   vars?: Record<string, string>;
   services?: { binding: string; service: string; entrypoint?: string }[];
   durable_objects?: { bindings: { name: string; class_name: string; script_name?: string }[] };
@@ -25,6 +26,8 @@ export function wranglerConfig(spec: WorkerSpec, main: string): WranglerConfig {
     .map((t) => t.className);
   const config: WranglerConfig = { name: spec.name, main, compatibility_date: COMPATIBILITY_DATE, observability: { enabled: true, head_sampling_rate: 1 } };
   if (Object.keys(spec.vars).length) config.vars = spec.vars;
+  // The Sandbox SDK (SANDBOX_PROVIDER=cloudflare) imports node:path/posix.
+  if (spec.vars.SANDBOX_PROVIDER === "cloudflare") config.compatibility_flags = ["nodejs_compat"];
   if (Object.keys(spec.services).length)
     config.services = Object.entries(spec.services).map(([binding, target]) => ({
       binding,

@@ -101,7 +101,7 @@ describe("declaring a sandbox", () => {
   it("the provider comes from SANDBOX_PROVIDER / SANDBOX_URL, with errors naming the variable", () => {
     expect(() => sandboxProvider({})).toThrow(new SandboxConfigError("SANDBOX_URL: is not set (the local sandbox service's base URL)"));
     expect(() => sandboxProvider({ SANDBOX_PROVIDER: "docker", SANDBOX_URL: "http://127.0.0.1:1" })).toThrow(/^SANDBOX_PROVIDER: /);
-    expect(() => sandboxProvider({ SANDBOX_PROVIDER: "cloudflare" })).toThrow(/cloudflare is not wired/);
+    expect(() => sandboxProvider({ SANDBOX_PROVIDER: "cloudflare" })).toThrow(/cloudflare, but this Worker was built without the Cloudflare provider/);
     expect(sandboxProvider({ SANDBOX_PROVIDER: "remote", SANDBOX_URL: "http://127.0.0.1:1", SANDBOX_TOKEN: "t" }).kind).toBe("remote");
   });
 });
