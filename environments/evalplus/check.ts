@@ -8,9 +8,16 @@
 export const CHECK_SOURCE = String.raw`
 import builtins, contextlib, faulthandler, io, json, math, multiprocessing, os, signal, sys, tempfile, time
 from copy import deepcopy
+import multiprocessing.heap
 from multiprocessing import Array, Value
 
 import numpy as np
+
+# Shared Values/Arrays live in /dev/shm on Linux; a sandbox without it keeps them in a temporary directory instead, and
+# they go without their lock (a POSIX semaphore, in /dev/shm too): only the child writes them, the parent reads after join.
+SHM = os.path.isdir("/dev/shm")
+if not SHM:
+    multiprocessing.heap.Arena._dir_candidates = []
 
 PASS, FAIL, TIMEOUT = "pass", "fail", "timeout"
 _SUCCESS, _FAILED, _TIMEOUT, _UNKNOWN = 0, 1, 2, 3
@@ -184,9 +191,9 @@ def untrusted_check(dataset, code, inputs, entry_point, expected, atol, ref_time
     timeout = min(int(os.getenv("EVALPLUS_TIMEOUT_PER_TASK", 60)), sum(time_limits)) + 1
     if not fast_check:
         timeout += 1
-    progress = Value("i", 0)
-    stat = Value("i", _UNKNOWN)
-    details = Array("b", [False for _ in range(len(inputs))])
+    progress = Value("i", 0, lock=SHM)
+    stat = Value("i", _UNKNOWN, lock=SHM)
+    details = Array("b", [False for _ in range(len(inputs))], lock=SHM)
     p = multiprocessing.Process(target=unsafe_execute, args=(dataset, entry_point, code, inputs, expected, time_limits, atol, fast_check, stat, details, progress))
     p.start()
     p.join(timeout=timeout + 1)
