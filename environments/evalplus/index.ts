@@ -3,8 +3,7 @@ import type { Sandbox } from "../../contracts/sandbox.js";
 import { allOutputText, defineEnvironment, type Environment, z } from "../sdk/index.js";
 import { pyRepr, pyStrip } from "../sdk/python/index.js";
 import { CHECK_SOURCE } from "./check.js";
-// HumanEval+ tasks (EvalPlus's problem fields) for the example rows; data/SOURCE.md says where each field comes from.
-import humanevalPlus from "./data/humaneval_plus.json";
+import { HUMANEVAL_PLUS_JSONL } from "./data/humaneval_plus.js";
 import { extractCodeStrict } from "./extract.js";
 
 /** NeMo Gym's configs/evalplus.yaml: dataset humaneval, min_time_limit 1.0, gt_time_limit_factor 4.0 (Skills' defaults). */
@@ -27,7 +26,38 @@ export const Problem = z.object({
 });
 export type Problem = z.output<typeof Problem>;
 
-const BUNDLED: Record<string, Problem> = humanevalPlus;
+/**
+ * A task and its JSON text as EvalPlus's data file has it: the sandbox gets the text, never a re-serialisation, since
+ * JavaScript would turn an input 1.0 into 1 and Python's comparison tells a float from an int.
+ */
+export interface TaskText {
+  problem: Problem;
+  text: string;
+}
+
+/** One JSON line of HumanEvalPlus.jsonl / MbppPlus.jsonl, validated, with its text kept. */
+export function parseTask(text: string): TaskText {
+  return { problem: Problem.parse(JSON.parse(text)), text };
+}
+
+/** The tasks of a JSONL text by task_id. */
+export function tasksOf(jsonl: string): Record<string, TaskText> {
+  const lines = jsonl.split("\n").filter((line) => line.trim() !== "");
+  return Object.fromEntries(lines.map((line) => parseTask(line)).map((task) => [task.problem.task_id, task]));
+}
+
+const BUNDLED = tasksOf(HUMANEVAL_PLUS_JSONL);
+
+/** A row's own task: one line of EvalPlus's data file, as a string (its text goes to Python unchanged). */
+const TaskLine = z.string().transform((text, ctx) => {
+  try {
+    return parseTask(text);
+  } catch (error) {
+    const issues = error instanceof z.ZodError ? error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") : String(error);
+    ctx.addIssue({ code: "custom", message: `not an EvalPlus task line: ${issues}` });
+    return z.NEVER;
+  }
+});
 
 /** The sandbox's own ceiling on one run's wall time (local/sandbox/limits.ts CEILINGS). */
 const WALL_CEILING_MS = 300_000;
@@ -36,47 +66,56 @@ const Checked = z.object({ base: z.tuple([z.string().nullable(), z.array(z.numbe
 type Checked = z.output<typeof Checked>;
 
 /** check_correctness for one task: the checker program writes result.json; no file means it was stopped (an error, as ray.get's). */
-async function checkCorrectness(sandbox: Sandbox, problem: Problem, solution: string, config: EvalPlusConfig): Promise<Checked> {
+async function checkCorrectness(sandbox: Sandbox, task: TaskText, solution: string, config: EvalPlusConfig): Promise<Checked> {
   await sandbox.writeFile("check.py", CHECK_SOURCE);
-  await sandbox.writeFile("problem.json", JSON.stringify(problem));
+  await sandbox.writeFile("problem.json", task.text);
   await sandbox.writeFile("solution.py", solution);
   await sandbox.run({ command: ["bash", "-c", "rm -f result.json"] });
   const args = [config.dataset, String(config.minTimeLimit), String(config.gtTimeLimitFactor)];
-  const run = await sandbox.run({ command: ["python", "check.py", "problem.json", "solution.py", "result.json", ...args], limits: { wallMs: WALL_CEILING_MS } });
+  const run = await sandbox.run({
+    command: ["python", "check.py", "problem.json", "solution.py", "result.json", ...args],
+    limits: { wallMs: WALL_CEILING_MS },
+  });
   const read = await sandbox.run({ command: ["cat", "result.json"], limits: { outputBytes: 16 << 20 } });
   if (read.exitCode !== 0) throw new Error(`evalplus: the checker wrote no result (${run.stopped ?? `exit ${run.exitCode}`}): ${run.stderr.slice(-2000)}`);
   return Checked.parse(JSON.parse(read.stdout));
 }
 
-export function evalPlusEnvironment(config: EvalPlusConfig = DEFAULT_CONFIG, dataset: Record<string, Problem> = BUNDLED): Environment {
+export function evalPlusEnvironment(config: EvalPlusConfig = DEFAULT_CONFIG, dataset: Record<string, TaskText> = BUNDLED): Environment {
   return defineEnvironment({
     name: "evalplus",
     description: "Function completion (HumanEval+): the answer's last ```python block must pass EvalPlus's base and plus tests (run in a sandbox).",
     task: z.object({
-      verifier_metadata: z
-        .object({ task_id: z.unknown().optional(), problem: Problem.optional() })
-        .catchall(z.unknown())
-        .nullish(),
+      verifier_metadata: z.object({ task_id: z.unknown().optional(), problem: TaskLine.optional() }).catchall(z.unknown()).nullish(),
     }),
     sandbox: { runtime: "python", limits: { wallMs: WALL_CEILING_MS, cpuSeconds: 120, memoryMib: 4096, processes: 64 } },
     tools: {},
     verify: async (request, ctx) => {
       const modelOut = allOutputText(request.response);
       const metadata = request.verifier_metadata ?? {};
-      const none = { extracted_model_output: null, extracted_model_code: null, base_status: null, plus_status: null, is_correct: false, is_correct_plus: false, metadata: null };
+      const none = {
+        extracted_model_output: null,
+        extracted_model_code: null,
+        base_status: null,
+        plus_status: null,
+        is_correct: false,
+        is_correct_plus: false,
+        metadata: null,
+      };
       const taskId = metadata.task_id;
       if (taskId === undefined || taskId === null) return { reward: 0, ...none, metadata: { error: "missing task_id in verifier_metadata" } };
-      // A row may carry its own EvalPlus task (an MBPP+ or newer HumanEval+ one); otherwise the bundled one of its task_id.
-      const problem = metadata.problem ?? (typeof taskId === "string" && Object.hasOwn(dataset, taskId) ? dataset[taskId] : undefined);
-      if (!problem) return { reward: 0, ...none, metadata: { error: `unknown task_id ${pyRepr(taskId)} for dataset ${pyRepr(config.dataset)}` } };
+      // A row may carry its own EvalPlus task line (an MBPP+ or newer HumanEval+ one); otherwise the bundled one of its task_id.
+      const task = metadata.problem ?? (typeof taskId === "string" && Object.hasOwn(dataset, taskId) ? dataset[taskId] : undefined);
+      if (!task) return { reward: 0, ...none, metadata: { error: `unknown task_id ${pyRepr(taskId)} for dataset ${pyRepr(config.dataset)}` } };
       if (!pyStrip(modelOut)) return { reward: 0, ...none };
       const code = extractCodeStrict(modelOut, "python");
       if (!code) return { reward: 0, ...none, extracted_model_output: modelOut };
       // evaluate()'s completion-style prepend: the prompt carries the imports and the signature the body needs.
-      const solution = code.startsWith(problem.prompt) ? code : problem.prompt + code;
+      const { prompt } = task.problem;
+      const solution = code.startsWith(prompt) ? code : prompt + code;
       const sandbox = ctx.sandbox;
       if (!sandbox) throw new Error("evalplus: no sandbox (the environment declares one; the runtime gave none)");
-      const result = await checkCorrectness(sandbox, problem, solution, config);
+      const result = await checkCorrectness(sandbox, task, solution, config);
       const isCorrect = result.base[0] === "pass";
       const isCorrectPlus = isCorrect && result.plus[0] === "pass";
       return {

@@ -1,7 +1,8 @@
 // evalplus: NeMo Gym's recorded rollouts re-verified in workerd (EvalPlus's check run in the local sandbox), its tests ported, new cases.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import humanevalPlus from "../../environments/evalplus/data/humaneval_plus.json";
+import { HUMANEVAL_PLUS_JSONL } from "../../environments/evalplus/data/humaneval_plus.js";
 import { extractCodeStrict } from "../../environments/evalplus/extract.js";
+import { tasksOf } from "../../environments/evalplus/index.js";
 import type { Local } from "../../local/emulation.js";
 import { fixtureRollouts } from "../helpers/fixtures.js";
 import { postJson, startTestLocal } from "../helpers/local.js";
@@ -25,9 +26,9 @@ const answer = (text: string) => ({
   object: "response",
   output: [{ id: "msg", type: "message", role: "assistant", status: "completed", content: [{ annotations: [], text, type: "output_text" }] }],
 });
-/** NeMo Gym's test task (its _MOCK_DATASET's HumanEval/0), carried by the row instead of patched into the server. */
+/** NeMo Gym's test task (its _MOCK_DATASET's HumanEval/0), carried by the row (as a data-file line) instead of patched into the server. */
 const MOCK_PROMPT = "def f(x):\n";
-const mockProblem = (plus: unknown[][] = [[2]], base: unknown[][] = [[1]]) => ({
+const mockTask = (plus: unknown[][] = [[2]], base: unknown[][] = [[1]]) => ({
   task_id: "HumanEval/0",
   prompt: MOCK_PROMPT,
   entry_point: "f",
@@ -36,6 +37,7 @@ const mockProblem = (plus: unknown[][] = [[2]], base: unknown[][] = [[1]]) => ({
   atol: 0,
   canonical_solution: "    return x\n",
 });
+const mockProblem = (plus?: unknown[][], base?: unknown[][]) => JSON.stringify(mockTask(plus, base));
 const row = (text: string, verifierMetadata: Record<string, unknown> = { task_id: "HumanEval/0", problem: mockProblem() }) => ({
   responses_create_params: { input: [{ role: "user", content: "complete f" }] },
   response: answer(text),
@@ -43,7 +45,7 @@ const row = (text: string, verifierMetadata: Record<string, unknown> = { task_id
 });
 
 describe("parity with NeMo Gym's recorded rollouts (workerd, local sandbox)", () => {
-  const bundled = humanevalPlus as Record<string, { plus_input: unknown[] }>;
+  const bundled = tasksOf(HUMANEVAL_PLUS_JSONL);
   it.each(fixtureRollouts(NAME).map((record, i) => [i, record] as const))(
     "recorded rollout %i: same reward, extraction, statuses and base details",
     async (_i, record) => {
@@ -59,7 +61,7 @@ describe("parity with NeMo Gym's recorded rollouts (workerd, local sandbox)", ()
       // The bundled plus inputs are EvalPlus's first release's (data/SOURCE.md), not v0.1.10's: every one passes, as all of NeMo Gym's did.
       const taskId = (record.verifier_metadata as { task_id: string }).task_id;
       expect(recorded.plus_details.every((d) => d === 1)).toBe(true);
-      expect(got.body.metadata.plus_details).toEqual(bundled[taskId]!.plus_input.map(() => 1));
+      expect(got.body.metadata.plus_details).toEqual(bundled[taskId]!.problem.plus_input.map(() => 1));
     },
     180_000,
   );
@@ -135,40 +137,53 @@ describe("NeMo Gym's tests (resources_servers/evalplus/tests/test_app.py), porte
 
 describe("new cases", () => {
   it("a program that never finishes loading is a timeout on both, details empty, reward 0", async () => {
-    const got = await verify(row("```python\nwhile True:\n    pass\n```", { task_id: "t", problem: mockProblem([[2]], [[1], [3]]) }));
+    const got = await verify(row("```python\ndef f(x):\n    return x\nwhile True:\n    pass\n```", { task_id: "t", problem: mockProblem([[2]], [[1], [3]]) }));
     expect(got.body).toMatchObject({ reward: 0, base_status: "timeout", plus_status: "timeout", is_correct: false });
     expect(got.body.metadata).toEqual({ base_details: [], plus_details: [] });
   }, 120_000);
 
   it("one input over its time limit fails that input only (details 1, 0, 1)", async () => {
-    const got = await verify(row("```python\ndef f(x):\n    while x == 2:\n        pass\n    return x\n```", { task_id: "t", problem: mockProblem([[1], [2], [3]]) }));
+    const got = await verify(
+      row("```python\ndef f(x):\n    while x == 2:\n        pass\n    return x\n```", { task_id: "t", problem: mockProblem([[1], [2], [3]]) }),
+    );
     expect(got.body).toMatchObject({ reward: 0, base_status: "pass", plus_status: "fail", is_correct: true });
     expect(got.body.metadata).toEqual({ base_details: [1], plus_details: [1, 0, 1] });
   }, 120_000);
 
   it("a runtime error on one input fails that input; a syntax error fails the whole check with no details", async () => {
-    const raised = await verify(row("```python\ndef f(x):\n    if x == 2:\n        raise ValueError(x)\n    return x\n```", { task_id: "t", problem: mockProblem([[1], [2], [3]]) }));
+    const raised = await verify(
+      row("```python\ndef f(x):\n    if x == 2:\n        raise ValueError(x)\n    return x\n```", { task_id: "t", problem: mockProblem([[1], [2], [3]]) }),
+    );
     expect(raised.body.metadata).toEqual({ base_details: [1], plus_details: [1, 0, 1] });
     const broken = await verify(row("```python\ndef f(x:\n    return x\n```"));
     expect(broken.body).toMatchObject({ reward: 0, base_status: "fail", plus_status: "fail", metadata: { base_details: [], plus_details: [] } });
   }, 120_000);
 
+  // HumanEval/2's plus input 1.0 must reach Python as a float (an int 1 makes the expected 0 an int, and 1e-9 a type mismatch).
   it("floats compare within atol 1e-6 (HumanEval/2 bundled): a rounding-level difference passes, a real one fails", async () => {
-    const close = await verify(row("```python\ndef truncate_number(number: float) -> float:\n    return number - int(number) + 1e-9\n```", { task_id: "HumanEval/2" }));
+    const close = await verify(
+      row("```python\ndef truncate_number(number: float) -> float:\n    return number - int(number) + 1e-9\n```", { task_id: "HumanEval/2" }),
+    );
     expect(close.body).toMatchObject({ reward: 1, base_status: "pass", plus_status: "pass" });
-    const far = await verify(row("```python\ndef truncate_number(number: float) -> float:\n    return round(number - int(number), 2)\n```", { task_id: "HumanEval/2" }));
+    const far = await verify(
+      row("```python\ndef truncate_number(number: float) -> float:\n    return round(number - int(number), 2)\n```", { task_id: "HumanEval/2" }),
+    );
     expect(far.body).toMatchObject({ reward: 0, base_status: "fail" });
-    expect(far.body.metadata.base_details).toEqual([1, 0, 0]);
+    // 1.33 - 1 rounds to 0.33, within 1e-6 of 0.33000000000000007; 123.456 gives 0.46, not 0.456.
+    expect(far.body.metadata.base_details).toEqual([1, 1, 0]);
   }, 120_000);
 
   it("the program's prints and its attempts to delete files change nothing", async () => {
-    const got = await verify(row("```python\nimport os\nprint('noise ✓')\ndef f(x):\n    print(x)\n    try:\n        os.remove('problem.json')\n    except TypeError:\n        pass\n    return x\n```"));
+    const code =
+      "def f(x):\n    import os\n    print(x)\n    try:\n        os.remove('problem.json')\n    except TypeError:\n        pass\n    return x\nprint('noise ✓')";
+    const got = await verify(row(`\`\`\`python\n${code}\n\`\`\``));
     expect(got.body).toMatchObject({ reward: 1, plus_status: "pass" });
   }, 60_000);
 
   it("a row's own task with a malformed field is refused with the zod path", async () => {
-    const got = await verify(row("```python\nx=1\n```", { task_id: "t", problem: { ...mockProblem(), base_input: "1" } }));
+    const got = await verify(row("```python\nx=1\n```", { task_id: "t", problem: JSON.stringify({ ...mockTask(), base_input: "1" }) }));
     expect(got.status).toBe(400);
-    expect(JSON.stringify(got.body)).toContain("verifier_metadata.problem.base_input");
+    expect(JSON.stringify(got.body)).toContain("verifier_metadata.problem");
+    expect(JSON.stringify(got.body)).toContain("not an EvalPlus task line: base_input: Invalid input: expected array, received string");
   });
 });
