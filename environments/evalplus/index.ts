@@ -2,6 +2,7 @@
 import type { Sandbox } from "../../contracts/sandbox.js";
 import { allOutputText, defineEnvironment, type Environment, z } from "../sdk/index.js";
 import { pyRepr, pyStrip } from "../sdk/python/index.js";
+import { runProgram } from "../sdk/sandbox/program.js";
 import { CHECK_SOURCE } from "./check.js";
 import { HUMANEVAL_PLUS_JSONL } from "./data/humaneval_plus.js";
 import { extractCodeStrict } from "./extract.js";
@@ -67,18 +68,15 @@ type Checked = z.output<typeof Checked>;
 
 /** check_correctness for one task: the checker program writes result.json; no file means it was stopped (an error, as ray.get's). */
 async function checkCorrectness(sandbox: Sandbox, task: TaskText, solution: string, config: EvalPlusConfig): Promise<Checked> {
-  await sandbox.writeFile("check.py", CHECK_SOURCE);
-  await sandbox.writeFile("problem.json", task.text);
-  await sandbox.writeFile("solution.py", solution);
-  await sandbox.run({ command: ["bash", "-c", "rm -f result.json"] });
   const args = [config.dataset, String(config.minTimeLimit), String(config.gtTimeLimitFactor)];
-  const run = await sandbox.run({
+  const { run, result } = await runProgram(sandbox, {
+    files: { "check.py": CHECK_SOURCE, "problem.json": task.text, "solution.py": solution },
     command: ["python", "check.py", "problem.json", "solution.py", "result.json", ...args],
+    resultFile: "result.json",
     limits: { wallMs: WALL_CEILING_MS },
   });
-  const read = await sandbox.run({ command: ["cat", "result.json"], limits: { outputBytes: 16 << 20 } });
-  if (read.exitCode !== 0) throw new Error(`evalplus: the checker wrote no result (${run.stopped ?? `exit ${run.exitCode}`}): ${run.stderr.slice(-2000)}`);
-  return Checked.parse(JSON.parse(read.stdout));
+  if (result === undefined) throw new Error(`evalplus: the checker wrote no result (${run.stopped ?? `exit ${run.exitCode}`}): ${run.stderr.slice(-2000)}`);
+  return Checked.parse(JSON.parse(result));
 }
 
 export function evalPlusEnvironment(config: EvalPlusConfig = DEFAULT_CONFIG, dataset: Record<string, TaskText> = BUNDLED): Environment {
