@@ -49,14 +49,13 @@ export function tasksOf(jsonl: string): Record<string, TaskText> {
 
 const BUNDLED = tasksOf(HUMANEVAL_PLUS_JSONL);
 
-/** A row's own task: one line of EvalPlus's data file, as a string (its text goes to Python unchanged). */
-const TaskLine = z.string().transform((text, ctx) => {
+/** A row's own task: one line of EvalPlus's data file, as a string (checked here, kept as text: the echo and Python get it unchanged). */
+const TaskLine = z.string().superRefine((text, ctx) => {
   try {
-    return parseTask(text);
+    parseTask(text);
   } catch (error) {
     const issues = error instanceof z.ZodError ? error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") : String(error);
     ctx.addIssue({ code: "custom", message: `not an EvalPlus task line: ${issues}` });
-    return z.NEVER;
   }
 });
 
@@ -103,7 +102,12 @@ export function evalPlusEnvironment(config: EvalPlusConfig = DEFAULT_CONFIG, dat
       const taskId = metadata.task_id;
       if (taskId === undefined || taskId === null) return { reward: 0, ...none, metadata: { error: "missing task_id in verifier_metadata" } };
       // A row may carry its own EvalPlus task line (an MBPP+ or newer HumanEval+ one); otherwise the bundled one of its task_id.
-      const task = metadata.problem ?? (typeof taskId === "string" && Object.hasOwn(dataset, taskId) ? dataset[taskId] : undefined);
+      const task =
+        metadata.problem !== undefined
+          ? parseTask(metadata.problem)
+          : typeof taskId === "string" && Object.hasOwn(dataset, taskId)
+            ? dataset[taskId]
+            : undefined;
       if (!task) return { reward: 0, ...none, metadata: { error: `unknown task_id ${pyRepr(taskId)} for dataset ${pyRepr(config.dataset)}` } };
       if (!pyStrip(modelOut)) return { reward: 0, ...none };
       const code = extractCodeStrict(modelOut, "python");

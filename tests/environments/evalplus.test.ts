@@ -155,6 +155,8 @@ describe("new cases", () => {
       row("```python\ndef f(x):\n    if x == 2:\n        raise ValueError(x)\n    return x\n```", { task_id: "t", problem: mockProblem([[1], [2], [3]]) }),
     );
     expect(raised.body.metadata).toEqual({ base_details: [1], plus_details: [1, 0, 1] });
+    // The row's task line is echoed back as the text it sent.
+    expect(raised.body.verifier_metadata).toEqual({ task_id: "t", problem: mockProblem([[1], [2], [3]]) });
     const broken = await verify(row("```python\ndef f(x:\n    return x\n```"));
     expect(broken.body).toMatchObject({ reward: 0, base_status: "fail", plus_status: "fail", metadata: { base_details: [], plus_details: [] } });
   }, 120_000);
