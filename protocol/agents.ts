@@ -8,6 +8,7 @@
  */
 export const AGENT_NAMES: Readonly<Record<string, readonly string[]>> = {
   equivalence_rule: ["lc_equivalence_rule_simple_agent"],
+  evalplus: ["human_eval_evalplus_simple_agent"],
   example_multi_turn_gymnasium: ["example_multi_turn_gymnasium_agent"],
   format_verification: ["freeform_formatting_simple_agent"],
   genrm_compare: ["genrm_simple_agent"],

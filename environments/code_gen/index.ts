@@ -1,7 +1,7 @@
 // Port of NeMo Gym's code_gen: the answer's last code block, run on LiveCodeBench-style unit tests in the session's sandbox.
-import type { Sandbox } from "../../contracts/sandbox.js";
 import type { Response } from "../../protocol/index.js";
 import { allOutputText, defineEnvironment, type Environment, z } from "../sdk/index.js";
+import { runProgram } from "../sdk/sandbox/program.js";
 import { extractCode, hasReasoningFormatViolation } from "./extract.js";
 import { GRADER_SOURCE } from "./harness.js";
 
@@ -28,6 +28,9 @@ function reasoningText(response: Response): string {
   return text;
 }
 
+/** The grader's result file (grade.py's verdict). */
+const Graded = z.object({ result: z.array(z.union([z.number(), z.boolean()])), metadata: z.record(z.string(), z.unknown()).nullable() });
+
 export function codeGenEnvironment(config: CodeGenConfig = DEFAULT_CONFIG): Environment {
   return defineEnvironment({
     name: "code_gen",
@@ -49,14 +52,15 @@ export function codeGenEnvironment(config: CodeGenConfig = DEFAULT_CONFIG): Envi
       if (!sandbox) throw new Error("code_gen: no sandbox (the environment declares one; the runtime gave none)");
       const started = Date.now();
       const timeout = config.unitTestTimeoutSecs;
-      await sandbox.writeFile("grade.py", GRADER_SOURCE);
-      await sandbox.writeFile("tests.json", JSON.stringify(tests));
-      await sandbox.writeFile("solution.py", code);
-      await sandbox.run({ command: ["bash", "-c", "rm -f result.json"] });
       // check_correctness's global timeout: (timeout + 1) per test + 5 s, within the sandbox's ceiling.
       const wallMs = Math.min(((timeout + 1) * tests.inputs.length + 5) * 1000, WALL_CEILING_MS);
-      await sandbox.run({ command: ["python", "grade.py", "tests.json", "solution.py", "result.json", String(timeout)], limits: { wallMs } });
-      const graded = await readResult(sandbox);
+      const { result: written } = await runProgram(sandbox, {
+        files: { "grade.py": GRADER_SOURCE, "tests.json": JSON.stringify(tests), "solution.py": code },
+        command: ["python", "grade.py", "tests.json", "solution.py", "result.json", String(timeout)],
+        resultFile: "result.json",
+        limits: { wallMs },
+      });
+      const graded = written === undefined ? undefined : Graded.parse(JSON.parse(written));
       // The global timeout (or a grader killed by a limit): every test failed, no metadata.
       const { result, metadata } = graded ?? { result: tests.inputs.map(() => -1), metadata: null };
       const unitTestsTimeTaken = (Date.now() - started) / 1000;
@@ -74,14 +78,6 @@ export function codeGenEnvironment(config: CodeGenConfig = DEFAULT_CONFIG): Envi
       };
     },
   });
-}
-
-const Graded = z.object({ result: z.array(z.union([z.number(), z.boolean()])), metadata: z.record(z.string(), z.unknown()).nullable() });
-
-/** The grader's result file; undefined when the grader never wrote it (killed by the global timeout or a limit). */
-async function readResult(sandbox: Sandbox): Promise<z.output<typeof Graded> | undefined> {
-  const read = await sandbox.run({ command: ["cat", "result.json"], limits: { outputBytes: 16 << 20 } });
-  return read.exitCode === 0 ? Graded.parse(JSON.parse(read.stdout)) : undefined;
 }
 
 export default codeGenEnvironment();

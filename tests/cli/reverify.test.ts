@@ -30,6 +30,7 @@ const SKIPPED: Record<string, string> = {
   example_mcp_weather: "example_mcp_weather: stateful, its verify reads session state that the rollout's tool calls built",
   code_gen: "code_gen: stateful, its verify reads session state that the rollout's tool calls built",
   math_with_code: "math_with_code: stateful, its verify reads session state that the rollout's tool calls built",
+  evalplus: "evalplus: stateful, its verify reads session state that the rollout's tool calls built",
 };
 
 describe("reverify of the fixtures' recorded rollouts", () => {
