@@ -9,6 +9,8 @@ import { PROJECT_ROOT } from "./paths.js";
 export interface Bundle {
   path: string;
   contents: string;
+  /** The names the module exports (esbuild's metafile), for a wrapper that re-exports them (local/counting.ts). */
+  exports?: string[];
 }
 
 /** Bundles one Worker's entry (a file, or generated source) into an ES module for workerd, in memory. */
@@ -26,10 +28,12 @@ export async function bundleWorker(name: string, entry: { entryPoints: string[] 
     external: ["cloudflare:*", "node:*"],
     logLevel: "silent",
     legalComments: "none",
+    metafile: true,
   });
   const output = result.outputFiles[0];
   if (!output) throw new Error(`esbuild produced nothing for ${name}`);
-  return { path: output.path, contents: output.text };
+  const exports = Object.values(result.metafile.outputs)[0]?.exports ?? [];
+  return { path: output.path, contents: output.text, exports };
 }
 
 /** Bundles every Worker in parallel; returns worker name → bundle. */
