@@ -10,7 +10,10 @@ export const COUNTS_PATH = "/__edgegym/counts";
 /** What one Worker's isolate counted since its last reset: flat keys (see the wrapper below) and distinct objects per class. */
 export interface WorkerCounts {
   counts: Record<string, number>;
+  /** Distinct objects called, per Durable Object class. */
   objects: Record<string, number>;
+  /** Seconds from each object's first call to its last, summed per class. */
+  spans: Record<string, number>;
 }
 
 type Binding = { kind: "do"; className: string } | { kind: "queue"; queue: string } | { kind: "bucket" } | { kind: "service"; worker: string };
@@ -29,7 +32,7 @@ export function bindingsOf(spec: WorkerSpec): Record<string, Binding> {
 //   worker.<w>.fetch / worker.<w>.queue          invocations of the Worker's default handlers
 //   queue.<q>.sent / .units / .batches           messages sent (units: 64 KB chunks), sendBatch calls
 //   queue.<q>.delivered / .acked / .retried      messages handed to the consumer, acked or retried explicitly
-//   do.<Class>.requests / .call.<m> / .alarm     calls on a stub (each a billed request), alarms run
+//   do.<Class>.requests / .call.<m> / .alarm     calls on a stub (each a billed request), alarms run; objects and spans apart
 //   do.<Class>.rows_read / .rows_written         SQL rows (the cursor's own counters), .kv_get/.kv_put/.kv_delete keys
 //   bucket.<op>                                  put, get, head, list, delete…
 //   service.<to>.<m>                             calls through a service binding (fetch or RPC)
@@ -37,7 +40,15 @@ const RUNTIME = String.raw`
 const counts = new Map();
 const objects = new Map();
 const add = (key, n = 1) => counts.set(key, (counts.get(key) ?? 0) + n);
-const seen = (cls, name) => { let set = objects.get(cls); if (!set) objects.set(cls, (set = new Set())); set.add(name); };
+// Each object's first and last call (workerd's clock, which moves on I/O): its span approximates its active time.
+const seen = (cls, name) => {
+  let spans = objects.get(cls);
+  if (!spans) objects.set(cls, (spans = new Map()));
+  const now = Date.now();
+  const span = spans.get(name);
+  if (span) span[1] = now;
+  else spans.set(name, [now, now]);
+};
 // A counted stub passed on over RPC must travel as the stub itself: proxies are unwrapped from the arguments of every call.
 const targets = new WeakMap();
 const plain = (x) => (x !== null && (typeof x === "object" || typeof x === "function") && targets.get(x)) || x;
@@ -55,7 +66,7 @@ const calls = (target, onCall) => {
 };
 const units = (body) => Math.max(1, Math.ceil((typeof body === "string" ? body.length : JSON.stringify(body ?? null).length) / 65536));
 function namespace(cls, ns) {
-  const stub = (s, name) => { seen(cls, name); return calls(s, (m) => { add("do." + cls + ".requests"); add("do." + cls + ".call." + m); }); };
+  const stub = (s, name) => calls(s, (m) => { seen(cls, name); add("do." + cls + ".requests"); add("do." + cls + ".call." + m); });
   return new Proxy(ns, {
     get(t, p) {
       if (p === "get") return (id, o) => stub(t.get(id, o), String(id));
@@ -151,7 +162,11 @@ function wrapClass(Base, name) {
   return Base;
 }
 function snapshot(reset) {
-  const out = { counts: Object.fromEntries(counts), objects: Object.fromEntries([...objects].map(([k, v]) => [k, v.size])) };
+  const out = { counts: Object.fromEntries(counts), objects: {}, spans: {} };
+  for (const [cls, spans] of objects) {
+    out.objects[cls] = spans.size;
+    out.spans[cls] = [...spans.values()].reduce((sum, [first, last]) => sum + (last - first) / 1000, 0);
+  }
   if (reset) { counts.clear(); objects.clear(); }
   return out;
 }

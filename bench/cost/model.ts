@@ -12,7 +12,10 @@ export interface Usage {
   durableObjectRequests: number;
   rowsRead: number;
   rowsWritten: number;
-  /** Distinct Durable Objects touched × the window's seconds: an upper bound on their active time. */
+  /**
+   * Durable Objects' active seconds, estimated: each object from its first call to its last (seen by the callers), plus
+   * a second per object for the call it ends with. The runtime's own active time is not observable locally.
+   */
   objectSeconds: number;
   /** Queue operations: each message's writes (64 KB units), reads (deliveries) and deletes (deliveries not retried). */
   queueOperations: number;
@@ -23,19 +26,23 @@ export interface Usage {
   resultMessages: number;
 }
 
+/** What an object is counted active after its last call seen (its own work and the runtime's idle grace): an assumption. */
+export const OBJECT_TAIL_SECONDS = 1;
 const CLASS_A = ["put", "list", "createMultipartUpload", "uploadPart", "completeMultipartUpload"];
 const CLASS_B = ["get", "head"];
 
 /** Per-rollout usage from every Worker's counts over a window of `rollouts` rollouts. */
 export function usageFrom(all: Record<string, WorkerCounts>, rollouts: number, cpuMs: number, seconds: number): Usage {
   const totals = new Map<string, number>();
-  const perClass = new Map<string, number>();
+  const objects = new Map<string, number>();
+  const spans = new Map<string, number>();
   for (const worker of Object.values(all)) {
     for (const [key, n] of Object.entries(worker.counts)) totals.set(key, (totals.get(key) ?? 0) + n);
     // The same object is seen by several Workers (the Job by gateway, agent and writer): the most any one saw, per class.
-    for (const [cls, n] of Object.entries(worker.objects)) perClass.set(cls, Math.max(perClass.get(cls) ?? 0, n));
+    for (const [cls, n] of Object.entries(worker.objects)) objects.set(cls, Math.max(objects.get(cls) ?? 0, n));
+    for (const [cls, n] of Object.entries(worker.spans ?? {})) spans.set(cls, Math.max(spans.get(cls) ?? 0, n));
   }
-  const objects = [...perClass.values()].reduce((a, b) => a + b, 0);
+  const total = (map: Map<string, number>) => [...map.values()].reduce((a, b) => a + b, 0);
   const sum = (test: (key: string) => boolean) => [...totals].reduce((s, [key, n]) => (test(key) ? s + n : s), 0);
   const ends = (suffix: string) => (key: string) => key.endsWith(suffix);
   const sent = sum((k) => k.startsWith("queue.") && k.endsWith(".sent"));
@@ -49,7 +56,7 @@ export function usageFrom(all: Record<string, WorkerCounts>, rollouts: number, c
     durableObjectRequests: sum((k) => k.startsWith("do.") && k.endsWith(".requests")) / rollouts,
     rowsRead: (sum(ends(".rows_read")) + sum(ends(".kv_get"))) / rollouts,
     rowsWritten: (sum(ends(".rows_written")) + sum(ends(".kv_put")) + sum(ends(".kv_delete"))) / rollouts,
-    objectSeconds: (objects * seconds) / rollouts,
+    objectSeconds: Math.min(total(spans) + total(objects) * OBJECT_TAIL_SECONDS, total(objects) * seconds) / rollouts,
     queueOperations: (unitsSent + delivered * perMessage + (delivered - retried) * perMessage) / rollouts,
     classA: sum((k) => CLASS_A.some((op) => k === `bucket.${op}`)) / rollouts,
     classB: sum((k) => CLASS_B.some((op) => k === `bucket.${op}`)) / rollouts,
@@ -88,7 +95,8 @@ export function cloudflareCost(u: Usage, p: Prices): Cost {
 /**
  * AWS: the agent Lambda (arm64, 1 GB) takes the rollouts queue's messages 10 at a time and runs them for the rollouts'
  * CPU time (a zero-latency model; a real model's wait is billed too); SQS sends, receives and deletes in batches of 10;
- * S3 takes the bucket's operations plus one PUT per result (the AWS ledger lives in the bucket, not in Durable Objects).
+ * S3 takes the bucket's operations plus, per result, the AWS ledger's GET, PUT and LIST (it lives in the bucket, not in
+ * Durable Objects). Derived from the Cloudflare run's counts and the code, not measured on AWS.
  */
 export function awsCost(u: Usage, p: Prices): Cost {
   const invocations = u.rolloutMessages / SQS_BATCH;
@@ -96,8 +104,9 @@ export function awsCost(u: Usage, p: Prices): Cost {
     lambda_requests: invocations * p.lambdaRequest.value,
     lambda_duration: LAMBDA_GB * (u.cpuMs / 1000) * p.lambdaArmGbSecond.value,
     sqs_requests: ((u.rolloutMessages * 3) / SQS_BATCH) * p.sqsRequest.value,
-    s3_put: (u.classA + u.resultMessages) * p.s3Put.value,
-    s3_get: u.classB * p.s3Get.value,
+    // Per result, ledger/bucket-jobs.ts recordOne reads the manifest (GET), writes the record (PUT), lists its task (LIST).
+    s3_put: (u.classA + 2 * u.resultMessages) * p.s3Put.value,
+    s3_get: (u.classB + u.resultMessages) * p.s3Get.value,
   });
 }
 

@@ -9,6 +9,7 @@ const COUNTS = {
   gateway: {
     counts: { "worker.gateway.fetch": 2, "do.Job.requests": 2, "bucket.put": 2, "queue.edgegym-rollouts.sent": 1, "queue.edgegym-rollouts.units": 1 },
     objects: { Job: 1 },
+    spans: { Job: 2 },
   },
   agent: {
     counts: {
@@ -25,15 +26,22 @@ const COUNTS = {
       "queue.edgegym-results.units": 2,
     },
     objects: { Job: 1, RolloutRunner: 2 },
+    spans: { Job: 3, RolloutRunner: 1.5 },
   },
   writer: {
     counts: { "worker.writer.queue": 1, "queue.edgegym-results.delivered": 2, "do.Job.rows_read": 20, "do.Job.rows_written": 10 },
     objects: { Job: 1 },
+    spans: { Job: 2.5 },
   },
 };
 
 describe("cost per million rollouts", () => {
   const usage = usageFrom(COUNTS, 2, 2, 10);
+
+  it("bounds the objects' active time by the window", () => {
+    const long = { agent: { counts: {}, objects: { RolloutRunner: 2 }, spans: { RolloutRunner: 100 } } };
+    expect(usageFrom(long, 2, 1, 10).objectSeconds).toBe(10); // 2 objects × 10 s / 2, not (100 + 2) / 2
+  });
 
   it("turns the counts into what one rollout used", () => {
     expect(usage).toEqual({
@@ -42,7 +50,8 @@ describe("cost per million rollouts", () => {
       durableObjectRequests: 4, // (2 + 4 + 2) / 2
       rowsRead: 15, // (10 + 20) / 2
       rowsWritten: 8, // (6 + 10) / 2
-      objectSeconds: 15, // (1 Job, seen by three Workers, + 2 runners) × 10 s / 2
+      // Spans, the longest any Worker saw per class (Job 3 s, runners 1.5 s), + 1 s for each of the 3 objects: 7.5 s / 2.
+      objectSeconds: 3.75,
       queueOperations: 4.5, // (3 writes + 3 reads + 3 deletes) / 2
       classA: 1,
       classB: 1, // deletes are free
@@ -56,13 +65,13 @@ describe("cost per million rollouts", () => {
     expect(cf.parts.worker_requests).toBeCloseTo(0.6, 9); // 2 × $0.30
     expect(cf.parts.worker_cpu).toBeCloseTo(0.04, 9); // 2 ms × $0.02
     expect(cf.parts.do_requests).toBeCloseTo(0.6, 9); // 4 × $0.15
-    expect(cf.parts.do_duration).toBeCloseTo(24, 9); // 15 s × 0.128 GB × $12.50
+    expect(cf.parts.do_duration).toBeCloseTo(6, 9); // 3.75 s × 0.128 GB × $12.50
     expect(cf.parts.do_rows_read).toBeCloseTo(0.015, 9);
     expect(cf.parts.do_rows_written).toBeCloseTo(8, 9);
     expect(cf.parts.queue_operations).toBeCloseTo(1.8, 9); // 4.5 × $0.40
     expect(cf.parts.r2_class_a).toBeCloseTo(4.5, 9);
     expect(cf.parts.r2_class_b).toBeCloseTo(0.36, 9);
-    expect(cf.total).toBeCloseTo(39.915, 9);
+    expect(cf.total).toBeCloseTo(21.915, 9);
   });
 
   it("maps the same counts onto Lambda, SQS and S3", () => {
@@ -70,9 +79,9 @@ describe("cost per million rollouts", () => {
     expect(aws.parts.lambda_requests).toBeCloseTo(0.01, 9); // 0.5 messages / 10 a batch × $0.20
     expect(aws.parts.lambda_duration).toBeCloseTo(0.0266668, 7); // 1 GB × 0.002 s × $0.0000133334 × 1e6
     expect(aws.parts.sqs_requests).toBeCloseTo(0.06, 9); // 0.5 × (send + receive + delete) / 10 × $0.40
-    expect(aws.parts.s3_put).toBeCloseTo(10, 9); // (1 put + 1 result) × $0.005 per 1,000
-    expect(aws.parts.s3_get).toBeCloseTo(0.4, 9);
-    expect(aws.total).toBeCloseTo(10.4966668, 6);
+    expect(aws.parts.s3_put).toBeCloseTo(15, 9); // (1 put + 1 result's PUT and LIST) × $0.005 per 1,000
+    expect(aws.parts.s3_get).toBeCloseTo(0.8, 9); // (1 get + 1 result's manifest GET) × $0.0004 per 1,000
+    expect(aws.total).toBeCloseTo(15.8966668, 6);
   });
 
   it("prices a VM's CPU as its share of the vCPU-hours", () => {
