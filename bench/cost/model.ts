@@ -104,7 +104,8 @@ export function awsCost(u: Usage, p: Prices): Cost {
     lambda_requests: invocations * p.lambdaRequest.value,
     lambda_duration: LAMBDA_GB * (u.cpuMs / 1000) * p.lambdaArmGbSecond.value,
     sqs_requests: ((u.rolloutMessages * 3) / SQS_BATCH) * p.sqsRequest.value,
-    // Per result, ledger/bucket-jobs.ts recordOne reads the manifest (GET), writes the record (PUT), lists its task (LIST).
+    // Per result, the bucket ledger (ledger/bucket-jobs.ts) writes its record (PUT), lists its task's results (LIST) and
+    // reads once more (GET); the per-task markers, shared by a task's repeats, are left out.
     s3_put: (u.classA + 2 * u.resultMessages) * p.s3Put.value,
     s3_get: (u.classB + u.resultMessages) * p.s3Get.value,
   });

@@ -120,7 +120,8 @@ try {
     [
       "Counted in this run through the jobs path (local emulation, zero-latency model simulator); list prices, free tiers and included usage left out (bench/cost/prices.ts: each price's page and date; those marked unconfirmed could not be checked offline).",
       "CPU: every edgegym process together (workerd and the emulation's Node process), with counting on; not split by Worker.",
-      "Durable Object duration: every object touched counted active for the whole window (an upper bound). AWS: the counts mapped onto Lambda (1 invocation per 10 rollout messages, billed for the rollouts' CPU time), SQS (send, receive, delete in batches of 10) and S3 (bucket operations plus one PUT per result), not measured on AWS. A real model's latency adds to Lambda and Durable Object duration; not included.",
+      "Durable Object duration: each object counted active from its first call to its last, plus 1 s, at most the window: an upper bound (an object idle between calls, a session between tool calls, may hibernate and is then not billed).",
+      "AWS: the counts mapped onto Lambda (1 invocation per 10 rollout messages, billed for the rollouts' CPU time), SQS (send, receive, delete in batches of 10) and S3 (bucket operations plus a PUT, a LIST and a GET per result), not measured on AWS. A real model's latency adds to Lambda and Durable Object duration; not included.",
       `NeMo Gym's CPU per rollout: ${Object.entries(nemo)
         .map(([shape, n]) => `${shape} ${n.ms === null ? "n/a" : `${n.ms} ms`} (${n.source})`)
         .join("; ")}.`,
