@@ -36,7 +36,7 @@ export function bindingsOf(spec: WorkerSpec): Record<string, Binding> {
 //   do.<Class>.rows_read / .rows_written         SQL rows (the cursor's own counters), .kv_get/.kv_put/.kv_delete keys
 //   bucket.<op>                                  put, get, head, list, delete…
 //   service.<to>.<m>                             calls through a service binding (fetch or RPC)
-const RUNTIME = String.raw`
+const RUNTIME = `
 const counts = new Map();
 const objects = new Map();
 const add = (key, n = 1) => counts.set(key, (counts.get(key) ?? 0) + n);
