@@ -36,6 +36,7 @@ const SCENARIOS: { name: string; minutes: number }[] = [
   { name: "schedulers", minutes: 30 },
   { name: "remote", minutes: 10 },
   { name: "sandbox", minutes: 10 },
+  { name: "cost", minutes: 8 },
 ];
 const chosen = SCENARIOS.filter((s) => !values.only || values.only.split(",").includes(s.name));
 if (chosen.length === 0) throw new Error(`--only: no scenario among ${values.only} (known: ${SCENARIOS.map((s) => s.name).join(", ")})`);
@@ -129,6 +130,8 @@ const results = {
 };
 writeFileSync(values.out, `${JSON.stringify(results, null, 2)}\n`);
 process.stdout.write(table(reports));
+// A scenario's own table (the cost per million rollouts), as the README shows it.
+for (const report of reports) if (typeof report.details?.table === "string") process.stdout.write(`\n${report.title}\n\n${report.details.table}`);
 process.stdout.write(
   `\n${results.targets.met} targets met, ${results.targets.missed} missed; machine: ${before.cores} × ${before.cpu}, ${before.memory_gib} GiB, load ${before.load_average.join(" ")} at start\n`,
 );

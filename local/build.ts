@@ -11,6 +11,8 @@ import { PROJECT_ROOT } from "./paths.js";
 export interface Bundle {
   path: string;
   contents: string;
+  /** The names the module exports (esbuild's metafile), for a wrapper that re-exports them (local/counting.ts). */
+  exports?: string[];
 }
 
 /** The esbuild options every Worker is bundled with (also part of each cached bundle's key). */
@@ -84,7 +86,8 @@ export async function bundleWorker(name: string, entry: { entryPoints: string[] 
   const result = await build({ ...entry, ...OPTIONS, outfile: path.join(PROJECT_ROOT, ".edgegym", "build", `${name}.js`), write: false, metafile: true });
   const output = result.outputFiles[0];
   if (!output) throw new Error(`esbuild produced nothing for ${name}`);
-  const bundle = { path: output.path, contents: output.text };
+  const exports = Object.values(result.metafile.outputs)[0]?.exports ?? [];
+  const bundle = { path: output.path, contents: output.text, exports };
   // esbuild names inputs relative to its working directory; the generated source (stdin, under its sourcefile name) is
   // no file, and part of the key already.
   const virtual = "stdin" in entry ? entry.stdin.sourcefile : undefined;

@@ -12,6 +12,7 @@ import { discoverEnvironments } from "./environments.js";
 import { loadRemotes, remoteConfigFile, remoteWorkers } from "./remote.js";
 import type { RemoteEnvironmentDeployment } from "../contracts/remote.js";
 import { captureRuntimeOutput, sessionLogFile } from "./logs.js";
+import { countingModules, readCounts, type WorkerCounts } from "./counting.js";
 import { PROJECT_ROOT, STATE_DIR } from "./paths.js";
 import { resolveRequest } from "./resolver.js";
 import { DNS_RESOLVER_BINDING } from "../functions/model-proxy/resolver.js";
@@ -81,6 +82,8 @@ export interface LocalOptions {
   /** Remote NeMo Gym servers (issue 24): these, else the file named (false: none; unset: EDGEGYM_REMOTE_CONFIG or ./edgegym.remote.json). */
   remotes?: RemoteEnvironmentDeployment[];
   remoteConfig?: string | false;
+  /** Count every Worker's invocations, binding calls and storage rows (local/counting.ts), read through `counts`: the bench's. */
+  countOperations?: boolean;
 }
 
 export interface Local {
@@ -103,6 +106,8 @@ export interface Local {
   logFile?: string;
   /** The POLICY_URL_ALLOW this run uses (LOCAL_POLICY_URL_ALLOW unless set). */
   policyUrlAllow: string;
+  /** With `countOperations`: each Worker's counts since the last reset (reset after reading when asked). */
+  counts?(reset?: boolean): Promise<Record<string, WorkerCounts>>;
   stop(): Promise<void>;
 }
 
@@ -258,7 +263,11 @@ export async function startLocal(options: LocalOptions = {}): Promise<Local> {
     const logFile = logDir === false ? undefined : sessionLogFile(logDir);
     output = captureRuntimeOutput({ file: logFile, echo: options.logs?.echo });
     const miniflare = new Miniflare({
-      workers: specs.map((spec) => withResolver(spec, workerOptions(spec, bundles.get(spec.name)!, secrets(spec.name)))),
+      workers: specs.map((spec) => {
+        const bundle = bundles.get(spec.name)!;
+        const worker = workerOptions(spec, bundle, secrets(spec.name));
+        return withResolver(spec, options.countOperations ? { ...worker, modules: countingModules(spec, bundle) } : worker);
+      }),
       host: "127.0.0.1",
       // No fetch of the Request.cf object from Cloudflare: this runs offline.
       cf: false,
@@ -299,6 +308,16 @@ export async function startLocal(options: LocalOptions = {}): Promise<Local> {
       recovered,
       ...(logFile ? { logFile } : {}),
       policyUrlAllow,
+      ...(options.countOperations
+        ? {
+            counts: (reset?: boolean) =>
+              readCounts(
+                miniflare,
+                specs.map((spec) => spec.name),
+                reset,
+              ),
+          }
+        : {}),
       async stop() {
         await miniflare.dispose();
         await simulator?.close();

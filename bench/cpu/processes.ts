@@ -3,13 +3,17 @@ import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { LoopReply, LoopRequest } from "../baseline/loop.js";
+import type { WorkerCounts } from "../../local/counting.js";
 import type { Tally } from "./workload.js";
 
 /** The checkout this bench script belongs to: its simulator and tsx run every child. */
 export const BENCH_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 
-export type HostRequest = { type: "cpu"; id: number } | { type: "stop" };
-export type HostReply = { type: "ready"; url: string; token?: string } | { type: "cpu"; id: number; micros: number };
+export type HostRequest = { type: "cpu"; id: number } | { type: "counts"; id: number; reset: boolean } | { type: "stop" };
+export type HostReply =
+  | { type: "ready"; url: string; token?: string }
+  | { type: "cpu"; id: number; micros: number }
+  | { type: "counts"; id: number; counts: Record<string, WorkerCounts> };
 
 const QUIET_ENV = { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" };
 
@@ -100,6 +104,8 @@ export interface HostProcess {
   headers: Record<string, string>;
   /** The host's own CPU (process.cpuUsage(), user + system), in microseconds. */
   cpuMicros(): Promise<number>;
+  /** With `countOperations`: every Worker's operation counts since the last reset (local/counting.ts). */
+  counts(reset: boolean): Promise<Record<string, WorkerCounts>>;
   stop(): Promise<void>;
 }
 
@@ -111,15 +117,19 @@ export interface HostOptions {
   /** Worker variables (startLocal's `vars`); a variable the checkout's Workers do not know is ignored by them. */
   vars?: Record<string, Record<string, string>>;
   nodeFlags?: string[];
+  /** Count every Worker's operations (startLocal's countOperations), read through `counts`. */
+  countOperations?: boolean;
 }
 
 export async function startHost(root: string, simulator: SimulatorProcess, environments: string[], options: HostOptions = {}): Promise<HostProcess> {
-  const args = [root, simulator.baseUrl, simulator.model, environments.join(","), JSON.stringify(options.vars ?? {})];
+  const args = [root, simulator.baseUrl, simulator.model, environments.join(","), JSON.stringify(options.vars ?? {}), options.countOperations ? "count" : ""];
   const child = tsx(path.join(BENCH_ROOT, "bench", "cpu", "host.ts"), args, "ipc", root, options.nodeFlags);
   const waiting = new Map<number, (micros: number) => void>();
+  const counting = new Map<number, (counts: Record<string, WorkerCounts>) => void>();
   let url: ((value: { url: string; token?: string }) => void) | undefined;
   child.on("message", (message: HostReply) => {
     if (message.type === "ready") url?.(message);
+    else if (message.type === "counts") counting.get(message.id)?.(message.counts);
     else waiting.get(message.id)?.(message.micros);
   });
   const ready = await beforeExit(child, new Promise<{ url: string; token?: string }>((resolve) => (url = resolve)));
@@ -137,6 +147,16 @@ export async function startHost(root: string, simulator: SimulatorProcess, envir
           resolve(micros);
         });
         child.send({ type: "cpu", id } satisfies HostRequest);
+      });
+    },
+    counts(reset) {
+      const id = next++;
+      return new Promise((resolve) => {
+        counting.set(id, (counts) => {
+          counting.delete(id);
+          resolve(counts);
+        });
+        child.send({ type: "counts", id, reset } satisfies HostRequest);
       });
     },
     async stop() {
