@@ -29,6 +29,8 @@ const OPTIONS: BuildOptions = {
 };
 
 const CACHE_DIR = path.join(PROJECT_ROOT, ".edgegym", "build-cache");
+/** Bumped when a cached Bundle's shape changes (2: its exports), so an older cache is never read as a newer one. */
+const CACHE_FORMAT = 2;
 
 /** A cached bundle: the files it was made from (path, mtime, size) and its code. */
 interface Cached {
@@ -77,7 +79,7 @@ function toCache(file: string, bundle: Bundle, inputs: string[]): void {
  */
 export async function bundleWorker(name: string, entry: { entryPoints: string[] } | { stdin: StdinOptions }): Promise<Bundle> {
   const key = createHash("sha256")
-    .update(JSON.stringify([name, entry, OPTIONS, version]))
+    .update(JSON.stringify([CACHE_FORMAT, name, entry, OPTIONS, version]))
     .digest("hex")
     .slice(0, 32);
   const cacheFile = path.join(CACHE_DIR, `${name}-${key}.json`);
