@@ -22,3 +22,4 @@ export * from "./difflib.js";
 export * from "./format-keywords.js";
 export * from "./json-set.js";
 export * from "./random.js";
+export * from "./convert.js";
