@@ -66,7 +66,12 @@ function fill({ name, conversion, spec }: Field, values: Readonly<Record<string,
   const head = /^[^.[]*/.exec(name)![0];
   if (head === "" || /^[0-9]+$/.test(head)) throw new PyFormatError("IndexError", `Replacement index ${head || 0} out of range for positional args tuple`);
   if (!Object.hasOwn(values, head)) throw new PyFormatError("KeyError", pyReprStr(head));
-  if (conversion !== null && !"rsa".includes(conversion)) throw new PyFormatError("ValueError", `Unknown conversion specifier ${conversion}`);
+  if (conversion !== null && !"rsa".includes(conversion)) {
+    // CPython prints a printable ASCII conversion as itself, any other as \x and its hex code.
+    const cp = conversion.codePointAt(0)!;
+    const shown = cp > 32 && cp < 127 ? conversion : `\\x${cp.toString(16)}`;
+    throw new PyFormatError("ValueError", `Unknown conversion specifier ${shown}`);
+  }
   // `!s`, and an empty spec, change nothing for a str; anything else (!r, a spec, .attr, [index]) is not ported.
   if (head !== name || (conversion !== null && conversion !== "s") || spec !== "") {
     const field = `${name}${conversion === null ? "" : `!${conversion}`}${spec === "" ? "" : `:${spec}`}`;
