@@ -1,14 +1,13 @@
-// Python's re.search and re.finditer's whole matches (candidates for the SDK's Python layer: pySearch, a finditer).
+// Python's re.finditer's whole matches (a candidate for the SDK's Python layer), and re.search through the SDK's.
 import { buildRegExp } from "../sdk/python/regex.js";
 import { compilePython } from "../sdk/python/findall.js";
+import { pySearch } from "../sdk/python/match.js";
 
 const isLead = (unit: number) => unit >= 0xd800 && unit <= 0xdbff;
 
 /** re.search(pattern, text) is not None (no flags). */
 export function pySearches(pattern: string, text: string): boolean {
-  const { search } = compilePython(pattern, false);
-  search.lastIndex = 0;
-  return search.test(text);
+  return pySearch(pattern, text) !== null;
 }
 
 const advancing = new Map<string, RegExp>();
