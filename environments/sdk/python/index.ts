@@ -23,3 +23,4 @@ export * from "./format-keywords.js";
 export * from "./json-set.js";
 export * from "./random.js";
 export * from "./convert.js";
+export * from "./finditer.js";
