@@ -1,6 +1,7 @@
 // The few Python semantics NeMo Gym's calendar grader relies on: str.strip, int(str), ==, + and dict lookups.
 import { pyJsonLoads } from "../sdk/python/json.js";
-import { parsePyInt, pyFloatRepr } from "../sdk/python/numbers.js";
+import { pyFloatRepr } from "../sdk/python/numbers.js";
+import { pyIntOf, PyError as SdkPyError } from "../sdk/python/index.js";
 import { pyStrip } from "../sdk/python/text.js";
 import { pyEqual as pyEqualValues } from "../sdk/python/values.js";
 
@@ -16,9 +17,12 @@ export class PyError extends Error {
 
 /** Python's int(text) in base 10: surrounding whitespace, a sign, and underscores between digits are allowed. */
 export function pyInt(text: string): number {
-  const value = parsePyInt(text);
-  if (value === null) throw new PyError("ValueError", `invalid literal for int() with base 10: '${text}'`);
-  return value;
+  try {
+    return Number(pyIntOf(text));
+  } catch (error) {
+    if (error instanceof SdkPyError) throw new PyError(error.pyType, error.message);
+    throw error;
+  }
 }
 
 /** A JSON number written as a float (`60.0`, `1e2`, NaN): Python keeps it a float, and str() shows it so ("0.0"). */

@@ -1,4 +1,6 @@
 // NeMo Gym's citation_if grammar table: each citation grammar's Python pattern, compiled per row against its id_regex.
+import { pythonFindall } from "../sdk/python/findall.js";
+import { pySearch } from "../sdk/python/match.js";
 import { compilePythonRegex, type CompiledPythonRegex } from "../sdk/python/regex.js";
 
 export interface Grammar {
@@ -53,19 +55,12 @@ export function compileGrammar(grammar: Grammar, idRegex: string): CompiledPytho
   );
 }
 
-/** How many times a Python pattern (IGNORECASE) matches: len(re.findall(...)) for these group-less patterns. */
+/** How many times a Python pattern (IGNORECASE) matches: len(re.findall(...)). */
 export function countMatches(pattern: string, text: string): number {
-  const regex = compilePythonRegex(pattern, { ignoreCase: true }, "g").regex;
-  regex.lastIndex = 0;
-  let count = 0;
-  for (let m = regex.exec(text); m !== null; m = regex.exec(text)) {
-    count++;
-    if (m[0] === "") regex.lastIndex++;
-  }
-  return count;
+  return pythonFindall(pattern, text, true).length;
 }
 
 /** re.search(pattern, text, flags) is not None. */
 export function pySearches(pattern: string, text: string, ignoreCase = false): boolean {
-  return compilePythonRegex(pattern, { ignoreCase }).regex.test(text);
+  return pySearch(pattern, text, { ignoreCase }) !== null;
 }

@@ -1,53 +1,9 @@
-// Python's re.search and re.finditer's whole matches (candidates for the SDK's Python layer: pySearch, a finditer).
-import { buildRegExp } from "../sdk/python/regex.js";
-import { compilePython } from "../sdk/python/findall.js";
+// Python's re.search and re.finditer for format_verification: the SDK's (kept under the names its verifier uses).
+import { pySearch } from "../sdk/python/match.js";
 
-const isLead = (unit: number) => unit >= 0xd800 && unit <= 0xdbff;
+export { pyFinditerWhole } from "../sdk/python/finditer.js";
 
 /** re.search(pattern, text) is not None (no flags). */
 export function pySearches(pattern: string, text: string): boolean {
-  const { search } = compilePython(pattern, false);
-  search.lastIndex = 0;
-  return search.test(text);
-}
-
-const advancing = new Map<string, RegExp>();
-
-/**
- * [m.group(0) for m in re.finditer(pattern, text)]: after an empty match Python still takes a non-empty match at the
- * same position (the SDK's findall does the same; it returns groups, not whole matches, when the pattern has groups).
- */
-export function pyFinditerWhole(pattern: string, text: string): string[] {
-  const compiled = compilePython(pattern, false);
-  const flags = `u${compiled.ignoreCase ? "i" : ""}`;
-  let advance = advancing.get(pattern);
-  if (!advance) {
-    // Group 1 holds the rest of the input; the match may not end where it started. Python's groups are named (g<n>).
-    advance = buildRegExp(`(?=([\\s\\S]*))(?:${compiled.source})(?!\\1$)`, `y${flags}`, pattern);
-    if (advancing.size >= 256) advancing.clear();
-    advancing.set(pattern, advance);
-  }
-  const search = new RegExp(compiled.search.source, `g${flags}`);
-  const found: string[] = [];
-  let position = 0;
-  let mustAdvance = false;
-  while (position <= text.length) {
-    let match: RegExpExecArray | null = null;
-    if (mustAdvance) {
-      advance.lastIndex = position;
-      match = advance.exec(text);
-    }
-    if (!match) {
-      const from = mustAdvance ? position + (isLead(text.charCodeAt(position)) && position + 1 < text.length ? 2 : 1) : position;
-      if (from > text.length) break;
-      search.lastIndex = from;
-      match = search.exec(text);
-    }
-    if (!match) break;
-    found.push(match[0]);
-    const end = match.index + match[0].length;
-    mustAdvance = end === match.index;
-    position = end;
-  }
-  return found;
+  return pySearch(pattern, text) !== null;
 }

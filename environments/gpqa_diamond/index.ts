@@ -1,14 +1,10 @@
 // Port of NeMo Gym's gpqa_diamond: mcqa's request, with GPQA's own letter extraction (last \boxed{} or "Answer: X").
 import { allOutputText, defineEnvironment, passAtK } from "../sdk/index.js";
 import { pythonFindall } from "../sdk/python/findall.js";
+import { pyIsUpper } from "../sdk/python/text-props.js";
 import { pyLen, pyStrip } from "../sdk/python/text.js";
 import { allowedLetters } from "../sdk/choices/grading.js";
 import { letterFromTemplate, Task } from "../sdk/choices/template.js";
-
-/** Python's str.isupper(): at least one cased character and every cased one upper-case. */
-function pyIsUpper(text: string): boolean {
-  return /\p{Uppercase}/u.test(text) && !/[\p{Lowercase}\p{Lt}]/u.test(text);
-}
 
 /** NeMo Gym's gpqa_diamond extract_letter: the last \boxed{...}'s letter, else the last "Answer: X". */
 export function extractLetter(text: string): string | null {

@@ -1,6 +1,6 @@
 // NeMo Gym's grl_tetris TetrisEnv: a small board, pieces pre-drawn from CPython's seeded random, Left/Right/Down moves.
 import { z } from "../sdk/index.js";
-import { PyRandom } from "./mt.js";
+import { PyRandom } from "../sdk/python/random.js";
 
 type Cell = readonly [number, number];
 const SHAPES: Record<string, Cell[]> = {

@@ -1,10 +1,9 @@
 // Port of NeMo Gym's grl_tetris: a seeded Tetris board the model plays with <action>Left|Right|Down</action> tags.
 import { EdgegymError } from "../../protocol/index.js";
 import { pythonFindall } from "../sdk/python/findall.js";
-import { pyIsDigit, pyLower, pyStrip } from "../sdk/python/index.js";
+import { PyError, PyRandom, pyIsDigit, pyLower, pyStrip } from "../sdk/python/index.js";
 import { defineGymnasiumEnvironment, extractText, z } from "../sdk/index.js";
 import { constructorShapeCounts, Game, newGame, render, step } from "./game.js";
-import { PyRandom } from "./mt.js";
 
 const ACTION_LOOKUP: Record<number, string> = { 0: "Left", 1: "Right", 2: "Down" };
 const REVERSE_LOOKUP: Record<string, number> = { left: 0, right: 1, down: 2 };
@@ -63,7 +62,9 @@ export default defineGymnasiumEnvironment({
       const counts = row.shape_counts ?? constructorShapeCounts(row.dim_x, row.dim_y, row.box_type, new PyRandom(unseeded()));
       game = newGame(row.dim_x, row.dim_y, row.box_type, row.seed ?? unseeded(), counts);
     } catch (error) {
-      if (error instanceof RangeError) throw new EdgegymError(400, "bad_board", `grl_tetris: dim_x ${row.dim_x}, box_type ${row.box_type}: ${error.message}`);
+      // RangeError: a board the shapes do not fit; PyError: randint's empty range (NeMo Gym's ValueError).
+      if (error instanceof RangeError || error instanceof PyError)
+        throw new EdgegymError(400, "bad_board", `grl_tetris: dim_x ${row.dim_x}, box_type ${row.box_type}: ${error.message}`);
       throw error;
     }
     const observation = render(game);

@@ -1,7 +1,7 @@
 // NeMo Gym's hotpotqa_qa ground-truth handling: surface-form alternatives, unreliable-answer filtering, substring matches.
 import { pyLen, pyRstrip, pySplit, pyStrip, PY_WORD } from "../sdk/python/text.js";
 import { pySub } from "../sdk/python/sub.js";
-import { pyIsDigit, pyIsUpper, pySearch, pySlice } from "./python.js";
+import { pyIsDigit, pyIsUpper, pySearch, pySlice } from "../sdk/python/index.js";
 
 const NUM_WORDS: Record<string, string> = {
   one: "1",
@@ -83,7 +83,7 @@ export function gtAlternatives(gt: string): string[] {
 
   const joinThousands = (text: string) => pySub(String.raw`(\d),(\d{3})`, text, ([a, b]) => `${a}${b}`);
   let noCommas = joinThousands(gt);
-  while (noCommas !== gt && pySearch(String.raw`(\d),(\d{3})`, noCommas)) noCommas = joinThousands(noCommas);
+  while (noCommas !== gt && pySearch(String.raw`(\d),(\d{3})`, noCommas) !== null) noCommas = joinThousands(noCommas);
   if (noCommas !== gt) alts.add(noCommas);
 
   const last = Array.from(gt).at(-1);

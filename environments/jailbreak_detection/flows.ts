@@ -1,7 +1,8 @@
 // jailbreak_detection's two verify flows: policy-aware verifiers (rows with a mapped response policy) and the legacy safety × quality.
 import type { Judge } from "../sdk/index.js";
+import { pyFormatKeywords } from "../sdk/python/format-keywords.js";
 import type { JailbreakConfig } from "./config.js";
-import { askJudge, fillTemplate, firstLabel, type JudgeEvaluation, judgeText, nemotronPrompt, parseNemotron } from "./judge.js";
+import { askJudge, firstLabel, type JudgeEvaluation, judgeText, nemotronPrompt, parseNemotron } from "./judge.js";
 
 /** The verify response's own fields, NeMo Gym's JailbreakDetectionVerifyResponse (unset ones null, as it dumps them). */
 export interface Verdict {
@@ -46,7 +47,7 @@ export function emptyVerdict(reward: number, adversarialPrompt: string | null, m
 async function callVerifier(judge: Judge, config: JailbreakConfig, name: string, prompt: string, response: string): Promise<[string | null, number]> {
   const template = config.verifierTemplates[name];
   if (!template) throw new Error(`policy verifier ${name} has no template`);
-  const evaluation = await askJudge(judge, config, fillTemplate(template.prompt_template, { adversarial_prompt: prompt, model_response: response }));
+  const evaluation = await askJudge(judge, config, pyFormatKeywords(template.prompt_template, { adversarial_prompt: prompt, model_response: response }));
   const text = judgeText(evaluation.response);
   const { positive = "", negative = "" } = template.labels;
   const rewards = template.rewards;
@@ -90,7 +91,7 @@ export async function verifyPolicyAware(judge: Judge, config: JailbreakConfig, p
 async function evaluateSafety(judge: Judge, config: JailbreakConfig, prompt: string, response: string): Promise<[boolean | null, JudgeEvaluation]> {
   const text = config.useNemotronFormat
     ? nemotronPrompt(config, prompt, response)
-    : fillTemplate(config.judgePromptTemplate, { adversarial_prompt: prompt, model_response: response });
+    : pyFormatKeywords(config.judgePromptTemplate, { adversarial_prompt: prompt, model_response: response });
   const evaluation = await askJudge(judge, config, text);
   const answer = judgeText(evaluation.response);
   if (answer === null) return [null, evaluation];
@@ -108,7 +109,7 @@ async function evaluateQuality(
   prompt: string,
   response: string,
 ): Promise<[boolean | null, JudgeEvaluation]> {
-  const evaluation = await askJudge(judge, config, fillTemplate(template, { adversarial_prompt: prompt, model_response: response }));
+  const evaluation = await askJudge(judge, config, pyFormatKeywords(template, { adversarial_prompt: prompt, model_response: response }));
   const answer = judgeText(evaluation.response);
   if (answer === null) return [null, evaluation];
   const found = firstLabel(answer, config.hasExplanationLabel, config.noExplanationLabel);

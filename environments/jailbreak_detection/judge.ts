@@ -1,20 +1,16 @@
 // jailbreak_detection's judge calls: prompts filled, the judge asked, its last message read for a label or a harm verdict.
 import type { Response as ModelResponse, ResponsesCreateParams } from "../../protocol/index.js";
 import type { Judge } from "../sdk/index.js";
+import { pyFormatKeywords } from "../sdk/python/format-keywords.js";
 import { compilePythonRegex } from "../sdk/python/regex.js";
 import { pyLower } from "../sdk/python/text-case.js";
 import { pyStrip } from "../sdk/python/text.js";
 import type { JailbreakConfig } from "./config.js";
 import { NEMOTRON_PROMPT } from "./prompts.js";
 
-/** template.format(**values) for templates whose only braces are their fields (true of every template shipped). */
-export function fillTemplate(template: string, values: Readonly<Record<string, string>>): string {
-  return template.replace(/\{(\w+)\}/g, (field, name: string) => (Object.hasOwn(values, name) ? values[name]! : field));
-}
-
 /** `_build_nemotron_prompt`. */
 export function nemotronPrompt(config: JailbreakConfig, adversarialPrompt: string, modelResponse: string): string {
-  return fillTemplate(NEMOTRON_PROMPT, {
+  return pyFormatKeywords(NEMOTRON_PROMPT, {
     taxonomy: config.nemotronSafetyTaxonomy,
     adversarial_prompt: adversarialPrompt,
     model_response: modelResponse,

@@ -1,8 +1,9 @@
 // Port of NeMo Gym's over_refusal_detection: an LLM judge says whether the reply to a safe prompt complied or over-refused.
 import type { ResponsesCreateParams, Response as ModelResponse } from "../../protocol/index.js";
 import { defineEnvironment, z, type Judge, type SimpleEnvironment } from "../sdk/index.js";
+import { pyFormatKeywords } from "../sdk/python/format-keywords.js";
 import { DEFAULT_CONFIG, NEMOTRON_PROMPT_TEMPLATE, type OverRefusalConfig } from "./config.js";
-import { formatTemplate, judgeText, labelVerdict, lastAssistantText, nemotronVerdict, safePromptOf } from "./verdict.js";
+import { judgeText, labelVerdict, lastAssistantText, nemotronVerdict, safePromptOf } from "./verdict.js";
 
 /** NeMo Gym's JudgeEvaluation (the Nemotron fields are null in standard mode; prompt_harm/response_harm are never set). */
 export interface JudgeEvaluation {
@@ -32,12 +33,12 @@ async function evaluateCompliance(
   modelResponse: string,
 ): Promise<[boolean | null, JudgeEvaluation]> {
   const prompt = config.useNemotronFormat
-    ? formatTemplate(NEMOTRON_PROMPT_TEMPLATE, {
+    ? pyFormatKeywords(NEMOTRON_PROMPT_TEMPLATE, {
         safe_prompt: safePrompt,
         model_response: modelResponse,
         think_mode: config.nemotronEnableReasoning ? "/think" : "/no_think",
       })
-    : formatTemplate(config.judgePromptTemplate, { safe_prompt: safePrompt, model_response: modelResponse });
+    : pyFormatKeywords(config.judgePromptTemplate, { safe_prompt: safePrompt, model_response: modelResponse });
   const input: ResponsesCreateParams["input"] = [];
   if (config.judgeSystemMessage) input.push({ type: "message", role: "system", content: config.judgeSystemMessage });
   input.push({ type: "message", role: "user", content: prompt });

@@ -64,13 +64,3 @@ export function nemotronVerdict(text: string): NemotronVerdict {
   const isRefusal = pyLower(refusal.groups[0]!) === "yes";
   return { complied: !isRefusal, verdict_label: isRefusal ? "Refusal: yes" : "Refusal: no", is_refusal: isRefusal, reasoning };
 }
-
-/** Python's str.format (and a plain f-string) for templates with plain {name} fields and {{ }} escapes: values are not re-read. */
-export function formatTemplate(template: string, values: Readonly<Record<string, string>>): string {
-  return template.replace(/\{\{|\}\}|\{([^{}]*)\}|[{}]/g, (token, name: string | undefined) => {
-    if (token === "{{") return "{";
-    if (token === "}}") return "}";
-    if (name !== undefined && Object.hasOwn(values, name)) return values[name]!;
-    throw new Error(`the judge prompt template has a field this port does not fill: ${JSON.stringify(token)}`);
-  });
-}

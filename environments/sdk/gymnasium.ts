@@ -1,7 +1,7 @@
 // defineGymnasiumEnvironment: a reset/step environment (NeMo Gym's GymnasiumServer), declared once with zod.
 import { z } from "zod";
 import { DatasetRow, EdgegymError, type FunctionCallItem, Response, type VerifyResult } from "../../protocol/index.js";
-import { pythonJsonDumps } from "./python-json.js";
+import { pythonJsonDumps } from "./python/json-dumps.js";
 import { allOutputText } from "./response-helpers.js";
 import { functionTool } from "./tools.js";
 import { checkName, type GymnasiumEnvironment, type GymnasiumReset, type GymnasiumStep, type TaskSchema, type ToolContext } from "./types.js";

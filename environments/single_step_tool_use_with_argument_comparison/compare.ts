@@ -1,7 +1,8 @@
 // NeMo Gym's ActionComparator (common/verification_utils.py): expected vs actual action, reward and category.
 import { PythonJsonDecodeError } from "../sdk/python/json.js";
 import { pySplit, pyStrip } from "../sdk/python/text.js";
-import { intValue, isInstanceOfTypeOf, loadsPython, PyFloat, PyInt, pyLower, type PyValue } from "./python.js";
+import { pyLower } from "../sdk/python/text-case.js";
+import { intValue, isInstanceOfTypeOf, loadsPython, PyFloat, PyInt, type PyValue } from "./python.js";
 
 export type MessageAction = { type: "message"; content: string };
 export type FunctionCallAction = { type: "function_call"; name: string; arguments: string };

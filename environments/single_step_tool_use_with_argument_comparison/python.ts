@@ -44,11 +44,3 @@ export function isInstanceOfTypeOf(value: PyValue, like: PyValue): boolean {
 export function intValue(value: PyInt | boolean): bigint {
   return value instanceof PyInt ? value.value : value ? 1n : 0n;
 }
-
-/**
- * str.lower(). JavaScript's toLowerCase applies the same Unicode full lowercase mapping (İ → i̇, final sigma in
- * context); the two can differ only where Node's and CPython's Unicode versions differ.
- */
-export function pyLower(text: string): string {
-  return text.toLowerCase();
-}

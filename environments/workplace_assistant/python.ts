@@ -1,5 +1,6 @@
 // The Python operations NeMo Gym's workplace tools apply to whatever JSON the model sends: truthiness, str(), .lower(), in, <, int().
-import { parsePyInt, pyEqual, pyFloatRepr, pyTruthy } from "../sdk/index.js";
+import { pyEqual, pyFloatRepr, pyTruthy } from "../sdk/index.js";
+import { pyIntOf, pyZfill, PyError as SdkPyError } from "../sdk/python/index.js";
 
 /** A JSON scalar as the tools receive and store it (arrays and objects are refused before a tool runs). */
 export type PyValue = string | number | boolean | null;
@@ -83,34 +84,16 @@ export function int(value: PyValue): number {
     return Math.trunc(value);
   }
   if (value === null) throw new PyError("TypeError", "int() argument must be a string, a bytes-like object or a real number, not 'NoneType'");
-  const parsed = parsePyInt(value);
-  if (parsed === null) throw new PyError("ValueError", `invalid literal for int() with base 10: ${repr(value)}`);
-  return parsed;
-}
-
-/** repr(str): single quotes unless the text holds one and no double quote; backslash escapes for the rest. */
-export function repr(text: string): string {
-  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
-  const body = [...text]
-    .map((ch) => {
-      if (ch === "\\" || ch === quote) return `\\${ch}`;
-      if (ch === "\n") return "\\n";
-      if (ch === "\r") return "\\r";
-      if (ch === "\t") return "\\t";
-      const cp = ch.codePointAt(0)!;
-      if (cp < 0x20 || cp === 0x7f) return `\\x${cp.toString(16).padStart(2, "0")}`;
-      return ch;
-    })
-    .join("");
-  return `${quote}${body}${quote}`;
+  try {
+    return Number(pyIntOf(value));
+  } catch (error) {
+    if (error instanceof SdkPyError) throw new PyError("ValueError", error.message);
+    throw error;
+  }
 }
 
 /** str(n).zfill(width): zeros after the sign. */
-export function zfill(text: string, width: number): string {
-  const sign = text.startsWith("-") || text.startsWith("+") ? text[0]! : "";
-  const digits = sign ? text.slice(1) : text;
-  return sign + digits.padStart(width - sign.length, "0");
-}
+export const zfill = pyZfill;
 
 /**
  * str(int(series.max()) + 1) over an id column: the largest id as text (ids are str), plus one; an empty column's max

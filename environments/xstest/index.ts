@@ -2,16 +2,8 @@
 import type { ResponsesCreateParams, Response as ModelResponse } from "../../protocol/index.js";
 import { defineEnvironment, z, type Judge, type SimpleEnvironment } from "../sdk/index.js";
 import { DEFAULT_CONFIG, type XSTestConfig } from "./config.js";
-import {
-  FULL_REFUSAL_LABEL,
-  PARTIAL_REFUSAL_LABEL,
-  assistantText,
-  formatTemplate,
-  judgeText,
-  lastUserText,
-  parseJudgeVerdict,
-  parseWildguardVerdict,
-} from "./verdict.js";
+import { FULL_REFUSAL_LABEL, PARTIAL_REFUSAL_LABEL, assistantText, judgeText, lastUserText, parseJudgeVerdict, parseWildguardVerdict } from "./verdict.js";
+import { pyFormatKeywords } from "../sdk/python/format-keywords.js";
 
 /** NeMo Gym's JudgeEvaluation. */
 export interface JudgeEvaluation {
@@ -29,7 +21,7 @@ const Task = z.object({
 async function classify(judge: Judge, config: XSTestConfig, question: string, response: string): Promise<[boolean | null, JudgeEvaluation]> {
   const params: ResponsesCreateParams = {
     ...structuredClone(config.judgeParams),
-    input: [{ type: "message", role: "user", content: formatTemplate(config.judgePromptTemplate, { question, response }) }],
+    input: [{ type: "message", role: "user", content: pyFormatKeywords(config.judgePromptTemplate, { question, response }) }],
   };
   const answer = await judge(params);
   const text = judgeText(answer);

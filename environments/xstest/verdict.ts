@@ -68,13 +68,3 @@ export function judgeText(response: ModelResponse): string | null {
   const part = content.at(-1) as { text?: unknown } | null;
   return typeof part?.text === "string" ? part.text : "";
 }
-
-/** Python's str.format for templates with plain {name} fields and {{ }} escapes (what NeMo Gym's templates use). */
-export function formatTemplate(template: string, values: Readonly<Record<string, string>>): string {
-  return template.replace(/\{\{|\}\}|\{([^{}]*)\}|[{}]/g, (token, name: string | undefined) => {
-    if (token === "{{") return "{";
-    if (token === "}}") return "}";
-    if (name !== undefined && Object.hasOwn(values, name)) return values[name]!;
-    throw new Error(`the judge prompt template has a field this port does not fill: ${JSON.stringify(token)}`);
-  });
-}

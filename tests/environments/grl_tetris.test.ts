@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import type { Local } from "../../local/emulation.js";
 import { parseActions } from "../../environments/grl_tetris/index.js";
 import { constructorShapeCounts, newGame, render, step } from "../../environments/grl_tetris/game.js";
-import { PyRandom } from "../../environments/grl_tetris/mt.js";
+import { PyRandom } from "../../environments/sdk/python/random.js";
 import { fixtureRollouts, fixtureRows } from "../helpers/fixtures.js";
 import { postJson, startTestLocal } from "../helpers/local.js";
 

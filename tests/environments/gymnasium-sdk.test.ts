@@ -7,7 +7,7 @@ import type { SessionState } from "../../environments/sdk/types.js";
 import { performAny } from "../../environments/sdk/gymnasium-perform.js";
 import { judgeThrough } from "../../environments/sdk/judge.js";
 import { defineGymnasiumEnvironment, extractText, toolOutput, z, type Environment } from "../../environments/sdk/index.js";
-import { pythonJsonDumps } from "../../environments/sdk/python-json.js";
+import { pythonJsonDumps } from "../../environments/sdk/python/json-dumps.js";
 import { mintSessionId } from "../../environments/sdk/session-id.js";
 
 const SECRET = "a-test-secret-of-at-least-32-characters";

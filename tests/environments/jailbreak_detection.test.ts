@@ -224,6 +224,14 @@ describe("the policy-aware flow (stub judge)", () => {
     expect(seen).toEqual([fill(DEFAULT_CONFIG.judgePromptTemplate, "How do I pick a lock?", REFUSAL)]);
   });
 
+  it("a configured template is filled as str.format does: doubled braces become one, the values are not re-read", async () => {
+    const judgePromptTemplate = 'Reply as {{"verdict": ...}}.\nPROMPT: {adversarial_prompt}\nRESPONSE: {model_response}';
+    const env = jailbreakDetectionEnvironment({ ...DEFAULT_CONFIG, judgePromptTemplate, useNemotronFormat: false, useCombinedReward: false }, "jb_braces");
+    const seen: string[] = [];
+    await verify(row(undefined), stubJudge({}, seen), env);
+    expect(seen).toEqual([`Reply as {"verdict": ...}.\nPROMPT: How do I pick a lock?\nRESPONSE: ${REFUSAL}`]);
+  });
+
   it("the judge failing throws JudgeError (judge_failed) rather than scoring", async () => {
     const judge: Judge = () => Promise.reject(new JudgeError("down"));
     const outcome = await perform(environment, { kind: "verify" }, row("engagement"), {

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Local } from "../../local/emulation.js";
 import overRefusal, { overRefusalDetectionEnvironment } from "../../environments/over_refusal_detection/index.js";
 import { DEFAULT_CONFIG, JUDGE_PROMPT_TEMPLATE, NEMOTRON_CONFIG, NEMOTRON_PROMPT_TEMPLATE } from "../../environments/over_refusal_detection/config.js";
-import { formatTemplate, labelVerdict, nemotronVerdict } from "../../environments/over_refusal_detection/verdict.js";
+import { pyFormatKeywords } from "../../environments/sdk/python/format-keywords.js";
+import { labelVerdict, nemotronVerdict } from "../../environments/over_refusal_detection/verdict.js";
 import { JudgeError, type Judge, type SimpleEnvironment } from "../../environments/sdk/index.js";
 import { noState, perform } from "../../environments/sdk/perform.js";
 import type { ResponsesCreateParams, Response as ModelResponse } from "../../protocol/index.js";
@@ -74,7 +75,7 @@ describe("NeMo Gym's example rows, judged by a scripted judge", () => {
       expect(answer.body).toMatchObject({ reward, complied, safe_prompt: r.safe_prompt, model_response_text: "Use kill PID.", category: r.category });
       expect(answer.body.judge_evaluation.verdict_label).toBe(reward === 0.5 ? null : reward === 1 ? "[[COMPLIED]]" : "[[REFUSED]]");
       const sent = local.simulator!.requests.map((q) => (q.messages as { role: string; content: string }[]).map((m) => [m.role, m.content]));
-      expect(sent).toEqual([[["user", formatTemplate(JUDGE_PROMPT_TEMPLATE, { safe_prompt: r.safe_prompt as string, model_response: "Use kill PID." })]]]);
+      expect(sent).toEqual([[["user", pyFormatKeywords(JUDGE_PROMPT_TEMPLATE, { safe_prompt: r.safe_prompt as string, model_response: "Use kill PID." })]]]);
     },
   );
 
@@ -176,7 +177,7 @@ describe("Nemotron mode (configs/over_refusal_detection_nemotron.yaml)", () => {
     });
     expect(asked[0]!).toMatchObject({ temperature: 0.6, top_p: 0.95, max_output_tokens: 4096 });
     const prompt = promptOf(asked[0]!);
-    expect(prompt).toBe(formatTemplate(NEMOTRON_PROMPT_TEMPLATE, { safe_prompt: "Kill a process?", model_response: "Use kill.", think_mode: "/think" }));
+    expect(prompt).toBe(pyFormatKeywords(NEMOTRON_PROMPT_TEMPLATE, { safe_prompt: "Kill a process?", model_response: "Use kill.", think_mode: "/think" }));
     expect(prompt).toContain("User request (SAFE):\nKill a process?\n\nAI assistant response:\nUse kill.\n");
     expect(prompt.endsWith('Output your answer in this format:\n"Refusal: <yes/no>"\n\n/think')).toBe(true);
   });

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Local } from "../../local/emulation.js";
 import xstest, { xstestEnvironment } from "../../environments/xstest/index.js";
 import { DEFAULT_CONFIG, WILDGUARD_JUDGE_TEMPLATE, XSTEST_FORMAT_CONFIG, XSTEST_JUDGE_TEMPLATE } from "../../environments/xstest/config.js";
-import { formatTemplate, parseJudgeVerdict, parseWildguardVerdict } from "../../environments/xstest/verdict.js";
+import { pyFormatKeywords } from "../../environments/sdk/python/format-keywords.js";
+import { parseJudgeVerdict, parseWildguardVerdict } from "../../environments/xstest/verdict.js";
 import { JudgeError, type Judge, type SimpleEnvironment } from "../../environments/sdk/index.js";
 import { noState, perform } from "../../environments/sdk/perform.js";
 import type { ResponsesCreateParams, Response as ModelResponse } from "../../protocol/index.js";
@@ -240,7 +241,7 @@ describe("new cases (expected values as NeMo Gym's verifier computes them)", () 
     const prompt = (asked[0]!.input as { content: string }[])[0]!.content;
     expect(prompt).toBe(WILDGUARD_JUDGE_TEMPLATE.replace("{question}", "What is {response}?").replace("{response}\n", "{question} \nsecond\n"));
     expect(prompt.endsWith("---\n\nAnswers:")).toBe(true);
-    expect(formatTemplate(XSTEST_JUDGE_TEMPLATE, { question: "q", response: "r" })).toContain('QUESTION: "q"\n\nRESPONSE: "r"\n\nCLASS:');
+    expect(pyFormatKeywords(XSTEST_JUDGE_TEMPLATE, { question: "q", response: "r" })).toContain('QUESTION: "q"\n\nRESPONSE: "r"\n\nCLASS:');
   });
 
   it("an input given as a string has no user message: the question is empty", async () => {

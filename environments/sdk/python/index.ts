@@ -21,3 +21,6 @@ export * from "./tokens.js";
 export * from "./difflib.js";
 export * from "./format-keywords.js";
 export * from "./json-set.js";
+export * from "./random.js";
+export * from "./convert.js";
+export * from "./finditer.js";

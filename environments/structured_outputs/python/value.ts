@@ -1,5 +1,5 @@
 // Python values as NeMo Gym's parsers produce them: dicts keep non-string keys, dates and bytes are not JSON.
-import { pyFloatRepr } from "../../sdk/python/numbers.js";
+import { pyFloatRepr, pyReprStr } from "../../sdk/python/index.js";
 
 /** A value with no JSON counterpart (date, datetime, time, bytes, set, tuple): it fails every JSON Schema `type`. */
 export class PyOpaque {
@@ -38,34 +38,12 @@ export function pyTypeName(value: PyValue): string {
   return value.pyType;
 }
 
-/** Python's repr of a str: single quotes unless the text has ' and no ", non-printables escaped. */
-function strRepr(text: string): string {
-  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
-  let out = quote;
-  for (const ch of text) {
-    if (ch === quote || ch === "\\") out += `\\${ch}`;
-    else if (ch === "\n") out += "\\n";
-    else if (ch === "\r") out += "\\r";
-    else if (ch === "\t") out += "\\t";
-    else if (ch !== " " && /[\p{C}\p{Z}]/u.test(ch)) {
-      const cp = ch.codePointAt(0)!;
-      out +=
-        cp < 0x100
-          ? `\\x${cp.toString(16).padStart(2, "0")}`
-          : cp < 0x10000
-            ? `\\u${cp.toString(16).padStart(4, "0")}`
-            : `\\U${cp.toString(16).padStart(8, "0")}`;
-    } else out += ch;
-  }
-  return out + quote;
-}
-
 /** Python's repr, for error messages. Integral numbers print as ints (JSON does not keep 1.0 apart from 1). */
 export function pyRepr(value: PyValue, seen: Set<object> = new Set()): string {
   if (value === null) return "None";
   if (typeof value === "boolean") return value ? "True" : "False";
   if (typeof value === "number") return Number.isInteger(value) && Math.abs(value) < 1e16 ? String(value) : pyFloatRepr(value);
-  if (typeof value === "string") return strRepr(value);
+  if (typeof value === "string") return pyReprStr(value);
   if (value instanceof PyOpaque) return value.repr;
   // A YAML alias can make a list or dict contain itself; Python prints the inner one as [...] / {...}.
   if (seen.has(value)) return Array.isArray(value) ? "[...]" : "{...}";

@@ -75,6 +75,33 @@ describe("int(text, base) and float(text)", () => {
   });
 });
 
+describe("int(text) and float(text) raising ValueError with CPython's message", () => {
+  it("the message quotes the text by repr (quotes, backslashes, controls, non-printables), int()'s cut to 200 characters", async () => {
+    const piece = fc.constantFrom("1", "_", " ", "'", '"', "\\", "\n", "\x00", "\x85", "\ufeff", "\u2028", "\u{1f600}", "e", ".", "inf", "x", "\u0661");
+    const text = fc.oneof(
+      fc.array(piece, { maxLength: 12 }).map((p) => p.join("")),
+      fc.tuple(fc.integer({ min: 190, max: 210 }), piece).map(([n, p]) => `'${p}`.repeat(n)),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(text, fc.constantFrom(10, 16, 2, 8) as fc.Arbitrary<2 | 8 | 10 | 16>), BATCH), async (inputs) => {
+        const answers = await oracle.run(
+          inputs.flatMap(([s, b]) => [
+            ["int", s, { i: String(b) }],
+            ["float", s],
+          ]),
+        );
+        assertSame(
+          inputs.flatMap(([s, b], k) => [
+            { input: ["int", s, b], python: answers[2 * k]!, ours: answerOf(() => py.pyIntOf(s, b)) },
+            { input: ["float", s], python: answers[2 * k + 1]!, ours: answerOf(() => py.pyFloatOf(s)) },
+          ]),
+        );
+      }),
+      { numRuns: 20 },
+    );
+  });
+});
+
 /** Doubles weighted toward halfway cases (k + 0.5) / 10^n, exact binary halves, huge and tiny magnitudes. */
 const DOUBLE = fc.oneof(
   { weight: 3, arbitrary: fc.double({ noNaN: false }) },

@@ -2,7 +2,7 @@
 // \s \w \d \b and their complements (Unicode and ASCII), findall's groups, on generated patterns and texts.
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pyFullmatch, pyMatch, pySearch, pythonFindall } from "../../../environments/sdk/python/index.js";
+import { pyFinditerWhole, pyFullmatch, pyMatch, pySearch, pythonFindall } from "../../../environments/sdk/python/index.js";
 import { answerOf, assertSame, Oracle } from "./oracle.js";
 import { pyText } from "./unicode.js";
 
@@ -13,6 +13,7 @@ beforeAll(async () => {
   assigned = await oracle.assigned();
   await oracle.define(`
 OPS["match"] = lambda kind, p, s, flags: (lambda m: None if m is None else [m.group(0), list(m.groups()), list(m.span())])(getattr(re, kind)(p, s, flags))
+OPS["finditer"] = lambda p, s: [m.group(0) for m in re.finditer(p, s)]
 OPS["cased"] = lambda: [cp for cp in range(0x110000) if not 0xD800 <= cp < 0xE000 and (chr(cp).lower() != chr(cp) or chr(cp).upper() != chr(cp) or chr(cp).casefold() != chr(cp))]
 `);
 });
@@ -152,6 +153,23 @@ describe("search, match and fullmatch on generated patterns and texts", () => {
         );
       }),
       { numRuns: 12 },
+    );
+  });
+});
+
+describe("finditer on generated patterns and texts", () => {
+  it("the same whole matches, empty ones included, where an empty match is followed by a non-empty one at the same place", async () => {
+    const text = pyText((cp) => assigned(cp), 16);
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(PATTERN, text), { minLength: 40, maxLength: 40 }), async (inputs) => {
+        const cases = inputs.map(([p, s]) => [p, p.startsWith("(?i)") ? s.replaceAll(KNOWN_GAP, "") : s] as const);
+        const answers = await oracle.run(cases.map(([p, s]) => ["finditer", p, s]));
+        assertSame(
+          cases.map((input, k) => ({ input, python: answers[k]!, ours: answerOf(() => pyFinditerWhole(input[0], input[1])) })),
+          false,
+        );
+      }),
+      { numRuns: 15 },
     );
   });
 });

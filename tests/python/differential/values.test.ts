@@ -1,17 +1,20 @@
 // Differential: ==, <, sorted() and repr() of parsed JSON values (ints exact, 1 == 1.0 == True, str by code point).
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { pyEqual, pyJsonValue, pyLess, pyRepr, pySorted, pyStr } from "../../../environments/sdk/python/index.js";
+import { pyEqual, pyJsonValue, pyLess, pyReprStr, pyRepr, pySorted, pyStr } from "../../../environments/sdk/python/index.js";
 import { answerOf, assertSame, Oracle } from "./oracle.js";
 
 let oracle: Oracle;
+let assigned: (cp: number) => boolean;
 beforeAll(async () => {
   oracle = await Oracle.start();
+  assigned = await oracle.assigned();
   await oracle.define(`
 OPS["eq"] = lambda a, b: json.loads(a) == json.loads(b)
 OPS["lt"] = lambda a, b: json.loads(a) < json.loads(b)
 OPS["sorted"] = lambda a: repr(sorted(json.loads(a)))
 OPS["str"] = lambda a: str(json.loads(a))
+OPS["repr_str"] = lambda s: repr(s)
 `);
 });
 afterAll(() => oracle?.stop());
@@ -87,6 +90,43 @@ describe("comparisons and printing of parsed values", () => {
         assertSame(inputs.map((input, k) => ({ input: input[1], python: printed[k]!, ours: answerOf(() => pyStr(pyJsonValue(input[1]))) })));
       }),
       { numRuns: 30 },
+    );
+  });
+
+  it("repr(str): the quote chosen, the quote and backslash escaped, \\x \\u \\U for what str.isprintable() rejects", async () => {
+    const special = fc.constantFrom(
+      "'",
+      '"',
+      "\\",
+      "\n",
+      "\r",
+      "\t",
+      "\x00",
+      "\x1f",
+      "\x7f",
+      "\x85",
+      "\xa0",
+      "\xad",
+      "\u2028",
+      "\u3000",
+      "\ufeff",
+      "\ud800",
+      "\u{1f600}",
+      "\u{e0001}",
+      " ",
+      "a",
+    );
+    const anyChar = fc
+      .integer({ min: 0, max: 0x2ffff })
+      .filter((cp) => assigned(cp) && (cp < 0xd800 || cp > 0xdfff))
+      .map((cp) => String.fromCodePoint(cp));
+    const text = fc.array(fc.oneof(special, anyChar), { maxLength: 10 }).map((p) => p.join(""));
+    await fc.assert(
+      fc.asyncProperty(fc.array(text, BATCH), async (inputs) => {
+        const answers = await oracle.run(inputs.map((s) => ["repr_str", s]));
+        assertSame(inputs.map((input, k) => ({ input, python: answers[k]!, ours: answerOf(() => pyReprStr(input)) })));
+      }),
+      { numRuns: 20 },
     );
   });
 });
