@@ -107,10 +107,29 @@ const BATCH = { minLength: 40, maxLength: 40 };
 const index = fc.integer({ min: -14, max: 14 });
 const maybeIndex = fc.option(index, { nil: null });
 
+/**
+ * The characters generated strings are made of: assigned in CPython's Unicode, and outside the known version gaps above
+ * (a case mapping onto a character CPython has not assigned yet, a changed Lowercase property, a new numeric value),
+ * which the per-character tests already set aside.
+ */
+function comparable(): (cp: number) => boolean {
+  const gap = new Set<number>([...LOWERCASE_CHANGED, ...(unicodeBefore15_1 ? NUMERIC_SINCE_15_1 : [])]);
+  for (const cp of assignedCodePoints()) {
+    const ch = String.fromCodePoint(cp);
+    const mapped = py.pyLower(ch) + py.pyUpper(ch) + py.pyCasefold(ch);
+    if ([...mapped].some((c) => !assigned(c.codePointAt(0)!))) gap.add(cp);
+  }
+  return (cp) => assigned(cp) && !gap.has(cp);
+}
+
 describe("str methods on generated strings (BOM, U+0085, dotted/dotless i, final sigma, astral characters)", () => {
-  const text = () => pyText(assigned);
+  let allowed: ((cp: number) => boolean) | undefined;
+  const text = () => pyText((cp) => (allowed ??= comparable())(cp));
   it("strip, lstrip, rstrip (with and without chars), isspace", async () => {
-    const chars = fc.option(pyText(assigned, 3), { nil: null });
+    const chars = fc.option(
+      pyText((cp) => (allowed ??= comparable())(cp), 3),
+      { nil: null },
+    );
     await fc.assert(
       fc.asyncProperty(fc.array(fc.tuple(fc.constantFrom("strip", "lstrip", "rstrip"), text(), chars), BATCH), async (inputs) => {
         await compare(

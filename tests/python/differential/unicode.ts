@@ -80,7 +80,13 @@ export function codePoint(assigned: (cp: number) => boolean = () => true): fc.Ar
 export function pyText(assigned: (cp: number) => boolean = () => true, max = 12): fc.Arbitrary<string> {
   const piece = fc.oneof(
     { weight: 6, arbitrary: fc.constantFrom(...TRICKY) },
-    { weight: 2, arbitrary: fc.integer({ min: 0x20, max: 0x24f }).map((cp) => String.fromCodePoint(cp)) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .integer({ min: 0x20, max: 0x24f })
+        .filter((cp) => assigned(cp))
+        .map((cp) => String.fromCodePoint(cp)),
+    },
     { weight: 1, arbitrary: codePoint(assigned) },
   );
   return fc.array(piece, { maxLength: max }).map((pieces) => pieces.join(""));
