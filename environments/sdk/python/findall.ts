@@ -1,5 +1,5 @@
 // Python `re` patterns (datasets' template_metadata.output_regex) compiled to JS RegExp, with Python's findall.
-import { buildRegExp, translatePythonRegex, type TranslatedRegex } from "./regex.js";
+import { buildRegExp, nextCodePoint, searchFrom, translatePythonRegex, type TranslatedRegex } from "./regex.js";
 
 export { PythonRegexError, UnsupportedPythonRegex } from "./regex.js";
 
@@ -34,11 +34,6 @@ function advanceRegex(compiled: Compiled): RegExp {
   return compiled.advance;
 }
 
-const isLead = (unit: number) => unit >= 0xd800 && unit <= 0xdbff;
-const isTrail = (unit: number) => unit >= 0xdc00 && unit <= 0xdfff;
-/** Python works in code points: a position inside a surrogate pair is no position at all. */
-const splitsPair = (text: string, index: number) => index > 0 && isLead(text.charCodeAt(index - 1)) && isTrail(text.charCodeAt(index));
-
 /**
  * Python's re.findall: whole matches without groups, the group with one, arrays (tuples) with several
  * (unmatched groups are ""). After an empty match Python still accepts a non-empty match at the same
@@ -58,15 +53,7 @@ export function pythonFindall(pattern: string, text: string, ignoreCase: boolean
       match = advance.exec(text);
     }
     if (!match) {
-      let from = mustAdvance ? position + (isLead(text.charCodeAt(position)) && isTrail(text.charCodeAt(position + 1)) ? 2 : 1) : position;
-      for (;;) {
-        if (from > text.length) break;
-        search.lastIndex = from;
-        match = search.exec(text);
-        if (!match || !splitsPair(text, match.index)) break;
-        from = match.index + 1;
-        match = null;
-      }
+      match = searchFrom(search, text, mustAdvance ? nextCodePoint(text, position) : position);
     }
     if (!match) break;
     const named = match.groups;

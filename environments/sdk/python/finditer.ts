@@ -1,8 +1,6 @@
 // re.finditer's whole matches ([m.group(0) for m in re.finditer(pattern, text)]) through the SDK's translator.
 import { compilePython } from "./findall.js";
-import { buildRegExp } from "./regex.js";
-
-const isLead = (unit: number) => unit >= 0xd800 && unit <= 0xdbff;
+import { buildRegExp, nextCodePoint, searchFrom } from "./regex.js";
 
 const advancing = new Map<string, RegExp>();
 
@@ -31,10 +29,7 @@ export function pyFinditerWhole(pattern: string, text: string): string[] {
       match = advance.exec(text);
     }
     if (!match) {
-      const from = mustAdvance ? position + (isLead(text.charCodeAt(position)) && position + 1 < text.length ? 2 : 1) : position;
-      if (from > text.length) break;
-      search.lastIndex = from;
-      match = search.exec(text);
+      match = searchFrom(search, text, mustAdvance ? nextCodePoint(text, position) : position);
     }
     if (!match) break;
     found.push(match[0]);

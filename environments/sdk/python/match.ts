@@ -1,6 +1,6 @@
 // Python's re.search / re.match / re.fullmatch through the translator: the match, its groups (None when unmatched)
 // and its span, counted in code points as Python counts.
-import { compilePythonRegex, type PythonRegexOptions } from "./regex.js";
+import { compilePythonRegex, type PythonRegexOptions, searchFrom } from "./regex.js";
 
 /** A Match object's observable parts: group(0), groups() (null for an unmatched group) and span(). */
 export interface PyMatch {
@@ -23,8 +23,7 @@ function toMatch(text: string, m: RegExpExecArray, groups: number): PyMatch {
 /** re.search(pattern, text, flags): the leftmost match anywhere, or null. */
 export function pySearch(pattern: string, text: string, options: PythonRegexOptions = {}): PyMatch | null {
   const { regex, groups } = compilePythonRegex(pattern, options, "g");
-  regex.lastIndex = 0;
-  const m = regex.exec(text);
+  const m = searchFrom(regex, text, 0);
   return m ? toMatch(text, m, groups) : null;
 }
 

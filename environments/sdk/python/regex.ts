@@ -71,3 +71,26 @@ export function compilePythonRegex(pattern: string, options: PythonRegexOptions 
 export function isPythonRegexFailure(error: unknown): error is PythonRegexError | UnsupportedPythonRegex {
   return error instanceof PythonRegexError || error instanceof UnsupportedPythonRegex;
 }
+
+const isLead = (unit: number) => unit >= 0xd800 && unit <= 0xdbff;
+const isTrail = (unit: number) => unit >= 0xdc00 && unit <= 0xdfff;
+
+/** Python works in code points: a position inside a surrogate pair is no position at all. */
+export const splitsPair = (text: string, index: number): boolean => index > 0 && isLead(text.charCodeAt(index - 1)) && isTrail(text.charCodeAt(index));
+
+/** The code unit index one code point after `index`. */
+export const nextCodePoint = (text: string, index: number): number => index + (isLead(text.charCodeAt(index)) && isTrail(text.charCodeAt(index + 1)) ? 2 : 1);
+
+/**
+ * The leftmost match of a global (`g`) regex at or after `from`, never one starting inside a surrogate pair: V8 tries
+ * such positions for a pattern that starts with a lookaround (`\B` matched between the halves of U+10000), Python has none.
+ */
+export function searchFrom(regex: RegExp, text: string, from: number): RegExpExecArray | null {
+  for (let at = from; at <= text.length; ) {
+    regex.lastIndex = at;
+    const match = regex.exec(text);
+    if (!match || !splitsPair(text, match.index)) return match;
+    at = match.index + 1;
+  }
+  return null;
+}

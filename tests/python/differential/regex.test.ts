@@ -2,7 +2,7 @@
 // \s \w \d \b and their complements (Unicode and ASCII), findall's groups, on generated patterns and texts.
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pyFinditerWhole, pyFullmatch, pyMatch, pySearch, pythonFindall } from "../../../environments/sdk/python/index.js";
+import { pyFinditerWhole, pyFullmatch, pyMatch, pySearch, pySub, pythonFindall } from "../../../environments/sdk/python/index.js";
 import { answerOf, assertSame, Oracle } from "./oracle.js";
 import { pyText } from "./unicode.js";
 
@@ -14,6 +14,7 @@ beforeAll(async () => {
   await oracle.define(`
 OPS["match"] = lambda kind, p, s, flags: (lambda m: None if m is None else [m.group(0), list(m.groups()), list(m.span())])(getattr(re, kind)(p, s, flags))
 OPS["finditer"] = lambda p, s: [m.group(0) for m in re.finditer(p, s)]
+OPS["sub"] = lambda p, s: re.sub(p, lambda m: "<" + "|".join(g or "" for g in m.groups()) + ">", s)
 OPS["cased"] = lambda: [cp for cp in range(0x110000) if not 0xD800 <= cp < 0xE000 and (chr(cp).lower() != chr(cp) or chr(cp).upper() != chr(cp) or chr(cp).casefold() != chr(cp))]
 `);
 });
@@ -166,6 +167,23 @@ describe("finditer on generated patterns and texts", () => {
         const answers = await oracle.run(cases.map(([p, s]) => ["finditer", p, s]));
         assertSame(
           cases.map((input, k) => ({ input, python: answers[k]!, ours: answerOf(() => pyFinditerWhole(input[0], input[1])) })),
+          false,
+        );
+      }),
+      { numRuns: 15 },
+    );
+  });
+});
+
+describe("sub on generated patterns and texts", () => {
+  it("re.sub with a function of the groups: the same text, empty matches (none inside a surrogate pair) included", async () => {
+    const text = pyText((cp) => assigned(cp), 16);
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(PATTERN, text), { minLength: 40, maxLength: 40 }), async (inputs) => {
+        const cases = inputs.map(([p, s]) => [p, p.startsWith("(?i)") ? s.replaceAll(KNOWN_GAP, "") : s] as const);
+        const answers = await oracle.run(cases.map(([p, s]) => ["sub", p, s]));
+        assertSame(
+          cases.map((input, k) => ({ input, python: answers[k]!, ours: answerOf(() => pySub(input[0], input[1], (groups) => `<${groups.join("|")}>`)) })),
           false,
         );
       }),
