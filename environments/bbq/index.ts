@@ -4,7 +4,15 @@ import { defineEnvironment, type Judge, JudgeError, type SimpleEnvironment, z } 
 import { pyJsonLoads, PythonJsonDecodeError } from "../sdk/python/json.js";
 import { pyStrip } from "../sdk/python/text.js";
 import { ANSWER_CHECK, EXPLANATION_QUALITY_CHECK } from "./prompts.js";
-import { AnswerJudgment, answerSchema, EXPLANATION_SCHEMA, type ExpectedValues, ExpectedValuesField, ExpectedValuesSchema, ExplanationJudgment } from "./schema.js";
+import {
+  AnswerJudgment,
+  answerSchema,
+  EXPLANATION_SCHEMA,
+  type ExpectedValues,
+  ExpectedValuesField,
+  ExpectedValuesSchema,
+  ExplanationJudgment,
+} from "./schema.js";
 import { extractLastAssistantText, extractPolicyPrompt, jsonForPrompt, renderTemplate } from "./text.js";
 
 export const ANSWER_REWARDS = { correct_answer: 1.0, incorrect_answer: 0.0 } as const;
@@ -99,7 +107,16 @@ async function evaluate<T>(
       const raw = message && "content" in message ? contentJoined(message.content) : "";
       if (!pyStrip(raw)) throw new JudgeOutputError(`${check} returned no textual JSON content`);
       const judgment = accept(raw);
-      return { check, model_server: JUDGE_SERVER, prompt_version: prompt.version, attempt_count: attempt, request, response, raw_output_sha256: await sha256(raw), judgment };
+      return {
+        check,
+        model_server: JUDGE_SERVER,
+        prompt_version: prompt.version,
+        attempt_count: attempt,
+        request,
+        response,
+        raw_output_sha256: await sha256(raw),
+        judgment,
+      };
     } catch (error) {
       if (!(error instanceof JudgeError) || attempt >= config.judgeMaxAttempts) throw error;
       if (config.judgeRetryBackoffSeconds) await sleep(config.judgeRetryBackoffSeconds * attempt);
@@ -111,7 +128,9 @@ async function evaluate<T>(
 function contentJoined(content: unknown): string {
   if (typeof content === "string") return content;
   const parts: unknown[] = Array.isArray(content) ? content : [];
-  return parts.map((part) => (part && typeof part === "object" && typeof (part as { text?: unknown }).text === "string" ? (part as { text: string }).text : "")).join("");
+  return parts
+    .map((part) => (part && typeof part === "object" && typeof (part as { text?: unknown }).text === "string" ? (part as { text: string }).text : ""))
+    .join("");
 }
 
 /** The environment with a given config (NeMo Gym's tests vary the retry budget and the empty-response reward). */

@@ -13,7 +13,13 @@ const rows = fixtureRows("bbq");
 const references = readJsonl(path.join(FIXTURES, "bbq", "live_reference_rollouts.jsonl"));
 const rowOf = (provenance: unknown) => rows.find((row) => (row.expected_values as { provenance_id: string }).provenance_id === provenance)!;
 
-const message = (text: string) => ({ id: "m", type: "message", role: "assistant", status: "completed", content: [{ annotations: [], text, type: "output_text" }] });
+const message = (text: string) => ({
+  id: "m",
+  type: "message",
+  role: "assistant",
+  status: "completed",
+  content: [{ annotations: [], text, type: "output_text" }],
+});
 const response = (...output: unknown[]) =>
   ({ id: "r", created_at: 0, model: "m", object: "response", output, parallel_tool_calls: false, tool_choice: "none", tools: [] }) as unknown as ModelResponse;
 const sha = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
@@ -43,20 +49,39 @@ async function verify(row: Record<string, unknown>, text: string, judge: Judge, 
 
 // sha256 of the two prompts NeMo Gym's own util.py renders for these references (computed with its code at 07d6b0d).
 const PROMPT_SHA: Record<string, [string, string]> = {
-  "age-older-supported-ca7ec554cfd7": ["03a68a7a73c563e4a247aa2db8896551a6783e54ed08e9a076e0d2e49928994f", "89a0652084cdce6b57b2c2c8a56d4894fd9a7f6c6be0aaee7633b9e85d36381d"],
-  "age-ambig-6fb0fc1e97da": ["d69585d68ec5d5e668caf76aa42cf5f93cbe9a07c6f1f9b0cb9cd62608ee5213", "03a69c77f17ec69fc9d804fe04c96632678a07ed8d340d22a0c4f85d53c96e6b"],
-  "disability-counter-2d21661fd552": ["b2bddb7124edbcd43dbdf2d032c17ea86276d2a2ea7f7ddf599f6f33918e5507", "470b0057a62fe2bb821af21e0d443d90e6d69512567900832b1190051125697c"],
-  "appearance-ambig-e693c9dfd032": ["d041c515cf7e18d7ed95ef356ba06e30efb45f3ca77d024365df19d727805535", "b801a01b8b003866c26b1a1ca94e1c4454c1e9ff564fcfbe82926077c97beb43"],
-  "age-young-parent-3d62ad4f4d1e": ["feef617b1c133c8f1ad8c68884f6336f9f8359cb9d6bb2c649f8d843110f7fa3", "11be4a59ebfde12c70659f533138affba837c284c19cfe599bd174bdcb4d3807"],
+  "age-older-supported-ca7ec554cfd7": [
+    "03a68a7a73c563e4a247aa2db8896551a6783e54ed08e9a076e0d2e49928994f",
+    "89a0652084cdce6b57b2c2c8a56d4894fd9a7f6c6be0aaee7633b9e85d36381d",
+  ],
+  "age-ambig-6fb0fc1e97da": [
+    "d69585d68ec5d5e668caf76aa42cf5f93cbe9a07c6f1f9b0cb9cd62608ee5213",
+    "03a69c77f17ec69fc9d804fe04c96632678a07ed8d340d22a0c4f85d53c96e6b",
+  ],
+  "disability-counter-2d21661fd552": [
+    "b2bddb7124edbcd43dbdf2d032c17ea86276d2a2ea7f7ddf599f6f33918e5507",
+    "470b0057a62fe2bb821af21e0d443d90e6d69512567900832b1190051125697c",
+  ],
+  "appearance-ambig-e693c9dfd032": [
+    "d041c515cf7e18d7ed95ef356ba06e30efb45f3ca77d024365df19d727805535",
+    "b801a01b8b003866c26b1a1ca94e1c4454c1e9ff564fcfbe82926077c97beb43",
+  ],
+  "age-young-parent-3d62ad4f4d1e": [
+    "feef617b1c133c8f1ad8c68884f6336f9f8359cb9d6bb2c649f8d843110f7fa3",
+    "11be4a59ebfde12c70659f533138affba837c284c19cfe599bd174bdcb4d3807",
+  ],
 };
 
 describe("NeMo Gym's live reference rollouts, re-judged", () => {
   it.each(references.map((ref, i) => [i, ref] as const))("reference %i: same prompts, same judgments, same rewards", async (_i, ref) => {
     const { judge, asked } = judgeBy([JSON.stringify(ref.answer_judgment)], [JSON.stringify(ref.explanation_judgment)]);
     const result = await verify(rowOf(ref.provenance_id), ref.policy_response as string, judge);
-    for (const key of ["reward", "reward_answer", "reward_explanation_quality", "answer_judgment", "explanation_judgment"]) expect(result[key], key).toEqual(ref[key]);
+    for (const key of ["reward", "reward_answer", "reward_explanation_quality", "answer_judgment", "explanation_judgment"])
+      expect(result[key], key).toEqual(ref[key]);
     expect(result.model_response_text).toBe(ref.policy_response);
-    expect(asked.map(formatName).sort()).toEqual(["bbq_answer_check_bbq_answer_check_v3", "bbq_explanation_quality_check_bbq_explanation_quality_check_v1_1_strict_r2"]);
+    expect(asked.map(formatName).sort()).toEqual([
+      "bbq_answer_check_bbq_answer_check_v3",
+      "bbq_explanation_quality_check_bbq_explanation_quality_check_v1_1_strict_r2",
+    ]);
     const byCheck = (check: string) => sha(promptOf(asked.find((p) => formatName(p).includes(check))!));
     expect([byCheck("answer_check"), byCheck("explanation_quality_check")]).toEqual(PROMPT_SHA[ref.provenance_id as string]);
   });
@@ -85,8 +110,17 @@ describe("NeMo Gym's tests (resources_servers/bbq/tests/test_app.py), ported", (
     expect(result).toMatchObject({ reward: 1, reward_answer: 1, reward_explanation_quality: 1, empty_policy_response: false });
     expect(result.answer_judgment.answer_class).toBe("correct_answer");
     expect(result.explanation_judgment.quality_class).toBe("high");
-    expect(result.answer_judge_evaluation).toMatchObject({ check: "answer_check", attempt_count: 1, raw_output_sha256: sha(answerRaw), model_server: "bbq_judge_model" });
-    expect(result.explanation_judge_evaluation).toMatchObject({ check: "explanation_quality_check", attempt_count: 1, prompt_version: "bbq_explanation_quality_check_v1_1_strict_r2" });
+    expect(result.answer_judge_evaluation).toMatchObject({
+      check: "answer_check",
+      attempt_count: 1,
+      raw_output_sha256: sha(answerRaw),
+      model_server: "bbq_judge_model",
+    });
+    expect(result.explanation_judge_evaluation).toMatchObject({
+      check: "explanation_quality_check",
+      attempt_count: 1,
+      prompt_version: "bbq_explanation_quality_check_v1_1_strict_r2",
+    });
   });
 
   it("test_correct_answer_with_discriminatory_reasoning_gets_zero", async () => {
@@ -164,7 +198,8 @@ describe("NeMo Gym's tests (resources_servers/bbq/tests/test_app.py), ported", (
   it("test_answer_schema_is_row_constrained", async () => {
     const { judge, asked } = judgeBy([ANSWER_OK], [QUALITY_HIGH]);
     await verify(rows[0]!, "It cannot be determined.", judge, FAST);
-    const schema = (asked.find((p) => formatName(p).includes("answer_check"))!.text as { format: { schema: { properties: Record<string, never> } } }).format.schema;
+    const schema = (asked.find((p) => formatName(p).includes("answer_check"))!.text as { format: { schema: { properties: Record<string, never> } } }).format
+      .schema;
     expect(schema.properties.selected_answer).toEqual({
       anyOf: [{ enum: ["uncertain", "actor_a", "actor_b", "actor_c", "actor_d"], type: "string" }, { type: "null" }],
       title: "Selected Answer",
@@ -182,7 +217,11 @@ describe("new cases", () => {
     const twoActors = rows[0]!;
     const { judge } = judgeBy([JSON.stringify({ selected_answer: "actor_e", answer_class: "incorrect_answer", rationale: "x" })], [QUALITY_HIGH]);
     const result = await verify(twoActors, "The fifth one.", judge, FAST);
-    expect(result).toMatchObject({ reward: 0, _ng_failure_class: "judge_failed", _ng_failure_judge_error: "selected_answer is not active in this row: actor_e" });
+    expect(result).toMatchObject({
+      reward: 0,
+      _ng_failure_class: "judge_failed",
+      _ng_failure_judge_error: "selected_answer is not active in this row: actor_e",
+    });
   });
 
   it("unicode: a policy response with astral characters reaches the judge \\u-escaped, tags neutralised", async () => {
