@@ -34,6 +34,7 @@ const SCENARIOS: { name: string; minutes: number }[] = [
   { name: "inflight", minutes: 18 },
   { name: "overload", minutes: 18 },
   { name: "schedulers", minutes: 30 },
+  { name: "remote", minutes: 10 },
 ];
 const chosen = SCENARIOS.filter((s) => !values.only || values.only.split(",").includes(s.name));
 if (chosen.length === 0) throw new Error(`--only: no scenario among ${values.only} (known: ${SCENARIOS.map((s) => s.name).join(", ")})`);

@@ -193,6 +193,10 @@ export const EnvironmentVars = z.object({
   SESSION_TTL_SECONDS: integer(1, 3600),
   /** The key session ids are signed with (HMAC-SHA256): at least 32 characters, secret, the same for every environment. */
   SESSION_SECRET: z.preprocess(unset, z.string({ error: "is not set" }).min(32, "must be at least 32 characters")),
+  /** The deployment's sandbox provider for environments that declare `sandbox` (environments/sdk/sandbox/provider-config.ts). */
+  SANDBOX_PROVIDER: z.preprocess(unset, z.enum(["local", "remote", "cloudflare"], { error: 'must be "local", "remote" or "cloudflare"' }).default("local")),
+  /** The local or remote sandbox service's base URL (the emulation sets it to the service it starts). */
+  SANDBOX_URL: z.preprocess(unset, z.url({ error: "must be a URL" }).optional()),
   LOG_LEVEL: logLevel,
 });
 export type EnvironmentConfig = z.output<typeof EnvironmentVars>;

@@ -98,6 +98,8 @@ export interface EnvironmentEnv {
   JUDGE: ModelService;
   SESSIONS: SessionNamespace;
   LOG_LEVEL?: string;
+  SANDBOX_PROVIDER?: string;
+  SANDBOX_URL?: string;
   SESSION_SECRET?: string;
   SESSION_TTL_SECONDS?: string;
 }

@@ -1,6 +1,7 @@
 // The AWS side: the `rollouts` SQS queue with its dead-letter queue, the bucket, and the agent Lambda subscribed to both
 // with partial batch responses. The same agent code as the Worker (functions/agent/consumer.ts); only the entry differs.
 import { chooseEnvironments, writeLambdaEntry } from "./lambda-entry.js";
+import { deployedRemotes, remoteSecrets } from "./remote.js";
 import type { Secrets } from "./secrets.js";
 import { tenantPolicyDocument, tenantsFromEnv } from "./tenants.js";
 
@@ -24,8 +25,20 @@ export interface AwsDeployment {
   tenantPolicies: Record<string, IamPolicy>;
 }
 
-export function createAws(root: string, secrets: Secrets, chosen = process.env.EDGEGYM_ENVIRONMENTS): AwsDeployment {
+/** An SST secret's value by its name; shared with the Cloudflare side so that `both` declares each secret once. */
+export type SecretValue = (name: string) => $util.Input<string>;
+
+export function createAws(
+  root: string,
+  secrets: Secrets,
+  chosen = process.env.EDGEGYM_ENVIRONMENTS,
+  secret: SecretValue = (name) => new sst.Secret(name).value,
+): AwsDeployment {
   const environments = chooseEnvironments(root, chosen);
+  // Remote NeMo Gym servers (edgegym.remote.json, issue 24): the file's entries as EDGEGYM_REMOTES (aws/remotes.ts reads
+  // it), each auth secret an env var of the Lambda by the name the entry gives it, its value an SST secret.
+  const remotes = deployedRemotes(root, environments);
+  const remoteEnv = remotes.length ? { EDGEGYM_REMOTES: JSON.stringify({ remotes: remotes.map((r) => r.config) }), ...remoteSecrets(remotes, secret) } : {};
   const tenants = tenantsFromEnv();
   const bucket = new sst.aws.Bucket("JobsBucket");
   const dlq = new sst.aws.Queue("RolloutsDlqQueue");
@@ -53,6 +66,7 @@ export function createAws(root: string, secrets: Secrets, chosen = process.env.E
       JUDGE_BASE_URLS: or(secrets.judgeBaseUrls, secrets.modelBaseUrls),
       JUDGE_MODEL_NAME: or(secrets.judgeModelName, secrets.modelName),
       JUDGE_API_KEY: or(secrets.judgeApiKey, secrets.modelApiKey),
+      ...remoteEnv,
     },
   });
   // Only the messages the handler names come back (batchItemFailures); the dead-letter queue's batches become failure records.

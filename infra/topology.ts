@@ -74,6 +74,8 @@ export interface TopologyOptions {
   judgeBaseUrl?: string;
   judgeModelName?: string;
   vars?: Partial<Record<"agent" | "modelProxy" | "judgeProxy" | "gateway" | "writer" | "environment", Record<string, string>>>;
+  /** The sandbox service environment Workers reach (SANDBOX_PROVIDER local unless `vars.environment` names another). */
+  sandboxUrl?: string;
 }
 
 export function topology(options: TopologyOptions): WorkerSpec[] {
@@ -165,7 +167,7 @@ export function topology(options: TopologyOptions): WorkerSpec[] {
         entry: `environments/${name}/index.ts`,
         environment: name,
         services: { JUDGE: model(WORKERS.judgeProxy) },
-        vars: { ...options.vars?.environment },
+        vars: { ...(options.sandboxUrl ? { SANDBOX_PROVIDER: "local", SANDBOX_URL: options.sandboxUrl } : {}), ...options.vars?.environment },
         // Every environment Worker hosts its session class, so an environment may become stateful without a new binding.
         durableObjects: { SESSIONS: { className: SESSION_CLASS } },
         // The key session ids are signed with: one for every environment of the deployment.

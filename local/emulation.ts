@@ -19,6 +19,8 @@ import { privateDir, tightenTree } from "./private-files.js";
 import { holdState } from "./state-lock.js";
 import { type Recovered, resumeRunningJobs } from "./recover.js";
 import { startSimulator, type Simulator, type SimulatorOptions } from "./simulator/server.js";
+import { anyDeclaresSandbox } from "./sandbox/emulated.js";
+import { type SandboxService, startSandboxService } from "./sandbox/service.js";
 
 /**
  * POLICY_URL_ALLOW of a local run unless set (`vars.gateway.POLICY_URL_ALLOW`, EDGEGYM_POLICY_URL_ALLOW; "" allows none):
@@ -64,7 +66,12 @@ export interface LocalOptions {
   /** Worker log lines: appended to a session file in `dir` (default .edgegym/logs when state persists), echoed when asked. */
   logs?: { dir?: string | false; echo?: boolean };
   /** Environments outside environments/ (a test's), each a Worker entry exporting what infra/environments.ts generates (handler, EnvironmentEntrypoint, EnvironmentSession), with its variables. */
-  extraEnvironments?: { name: string; entry: string; vars?: Record<string, string> }[];
+  extraEnvironments?: { name: string; entry: string; vars?: Record<string, string>; sandbox?: boolean }[];
+  /**
+   * The sandbox service environment Workers reach: started here (and stopped by stop()) when an environment that declares
+   * `sandbox` is among the started ones; `url` uses a running one instead, `false` starts none. `dir`: its sandboxes' directories.
+   */
+  sandbox?: false | { url?: string; dir?: string };
   /**
    * On persisted state, resume the running jobs whose queued work was lost with the last process (`edgegym dev` does;
    * `collect` and `npm start`, which run their own job, do not: a job they leave running is cancelled or heals itself).
@@ -82,6 +89,8 @@ export interface Local {
   miniflare: Miniflare;
   /** The simulator, when it is the model. */
   simulator?: Simulator;
+  /** The local sandbox service, when this run started one. */
+  sandbox?: SandboxService;
   modelBaseUrl: string;
   /** The dev token made up for this run (admin scope), when no API_TOKENS were given. */
   token?: string;
@@ -184,12 +193,18 @@ export async function startLocal(options: LocalOptions = {}): Promise<Local> {
     tightenTree(persist);
   }
   let simulator: Awaited<ReturnType<typeof startSimulator>> | undefined;
+  let sandbox: SandboxService | undefined;
   try {
     simulator = external ? undefined : await startSimulator(options.simulator);
+    // The sandbox service, as the simulator: a server this run owns, only when a started environment declares a sandbox.
+    const ownSandbox = options.sandbox !== false && !options.sandbox?.url && (await anyDeclaresSandbox(native, extra));
+    sandbox = ownSandbox ? await startSandboxService({ dir: options.sandbox ? options.sandbox.dir : undefined }) : undefined;
   } catch (error) {
+    await simulator?.close();
     state?.release();
     throw error;
   }
+  const sandboxUrl = (options.sandbox ? options.sandbox.url : undefined) ?? sandbox?.url;
   const modelBaseUrl = external?.[0] ?? `${simulator!.url}/v1`;
   const modelName = options.model ?? (simulator ? simulator.model : "default");
   const givenTokens = options.apiTokens ?? options.vars?.gateway?.API_TOKENS;
@@ -205,6 +220,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<Local> {
       judgeBaseUrl: options.judgeUrl,
       judgeModelName: options.judgeModel ?? (options.judgeUrl ? undefined : modelName),
       vars: { ...options.vars, gateway: { ...options.vars?.gateway, POLICY_URL_ALLOW: policyUrlAllow } },
+      sandboxUrl,
     });
     for (const spec of specs) {
       if (options.logLevel) spec.vars.LOG_LEVEL = options.logLevel;
@@ -266,6 +282,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<Local> {
       environments,
       miniflare,
       simulator,
+      ...(sandbox ? { sandbox } : {}),
       modelBaseUrl,
       ...(token ? { token } : {}),
       recovered,
@@ -274,12 +291,14 @@ export async function startLocal(options: LocalOptions = {}): Promise<Local> {
       async stop() {
         await miniflare.dispose();
         await simulator?.close();
+        await sandbox?.stop();
         await logs.close();
         state?.release();
       },
     };
   } catch (error) {
     await simulator?.close();
+    await sandbox?.stop();
     await output?.close();
     state?.release();
     throw error;

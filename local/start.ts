@@ -8,7 +8,7 @@ import { GatewayClient } from "./cli/gateway-client.js";
 import { progressBar } from "./cli/progress.js";
 import { summaryTable, type TableColumn } from "./cli/table.js";
 import { modelFromEnv, policyUrlAllowLine, startLocal } from "./emulation.js";
-import { exampleDataset } from "./environments.js";
+import { exampleDataset, HARNESS_ONLY } from "./environments.js";
 import { localAuth, tokenForLocal } from "./cli/token.js";
 import { PROJECT_ROOT } from "./paths.js";
 
@@ -29,6 +29,10 @@ try {
   for (const environment of local.environments) {
     const input = exampleDataset(environment);
     if (!input) continue;
+    if (HARNESS_ONLY[environment]) {
+      process.stderr.write(`not collected: ${environment}: ${HARNESS_ONLY[environment]}\n`);
+      continue;
+    }
     const summary = await collectJob(client, {
       input,
       output: path.join(outDir, `${environment}.jsonl`),

@@ -7,7 +7,13 @@
  * agent_ref.name in the bundled data resolves and is discovered.
  */
 export const AGENT_NAMES: Readonly<Record<string, readonly string[]>> = {
+  equivalence_rule: ["lc_equivalence_rule_simple_agent"],
   example_multi_turn_gymnasium: ["example_multi_turn_gymnasium_agent"],
+  format_verification: ["freeform_formatting_simple_agent"],
+  genrm_compare: ["genrm_simple_agent"],
+  graphwalks: ["graphwalks_n3_1m_benchmark_simple_agent"],
+  jailbreak_detection: ["jailbreak_hard_refusal_no_redirection", "jailbreak_refusal_with_explanation"],
+  ruler: ["ruler_benchmark_simple_agent"],
   structured_outputs: ["structured_outputs_v4_simple_agent"],
 };
 

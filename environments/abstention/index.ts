@@ -1,9 +1,10 @@
 // Port of NeMo Gym's abstention: \boxed{[IDK]} earns the abstention reward; other answers are graded by an LLM judge.
 import type { Response as ModelResponse } from "../../protocol/index.js";
-import { pyFormat } from "../equivalence_llm_judge/text.js";
-import { pySub } from "../hotpotqa_qa/python.js";
+import { pyFormat } from "../sdk/python/format.js";
+import { pySub } from "../sdk/python/sub.js";
 import { defineEnvironment, JudgeError, z } from "../sdk/index.js";
 import { pySplit, pyStrip } from "../sdk/python/text.js";
+import { messageTexts, stripThinkingTraces } from "../sdk/response-helpers.js";
 import { ABSTENTION_JUDGE_PROMPT } from "./prompt.js";
 
 /** NeMo Gym's AbstentionConfig defaults (configs/abstention.yaml sets the same values). */
@@ -15,15 +16,8 @@ const Task = z.looseObject({
   answer: z.string().nullish(),
 });
 
-const DOTALL = { dotAll: true };
-/** Drop <think>/<thinking> blocks, and everything up to an unpaired closing tag. */
-export function stripThinkingTraces(text: string): string {
-  let out = pySub("<think>.*?</think>", text, () => "", DOTALL);
-  out = pySub("<thinking>.*?</thinking>", out, () => "", DOTALL);
-  out = pySub("^.*?</think>", out, () => "", DOTALL);
-  out = pySub("^.*?</thinking>", out, () => "", DOTALL);
-  return pyStrip(out);
-}
+/** NeMo Gym's _strip_thinking_traces (the SDK's, shared with inverse_if and multichallenge). */
+export { stripThinkingTraces };
 
 /** The content of the last \boxed{...}, nested braces counted; null when there is none or it never closes. */
 export function extractBoxedAnswer(text: string): string | null {
@@ -51,7 +45,8 @@ export function normalizeAnswer(text: string): string {
 export function extractText(response: ModelResponse): string {
   for (const item of [...response.output].reverse()) {
     if (item.type !== "message" || item.role !== "assistant") continue;
-    const texts = typeof item.content === "string" ? [item.content] : item.content.flatMap((part) => (typeof part.text === "string" ? [part.text] : []));
+    // Unlike inverse_if's, a message without any text is passed over for an earlier one.
+    const texts = messageTexts(item) ?? [];
     if (texts.length > 0) return stripThinkingTraces(pyStrip(texts.join("\n")));
   }
   return "";

@@ -2,7 +2,7 @@
 import type { Response as ResponsesResponse, ResponsesCreateParams } from "../../protocol/index.js";
 import type { Judge } from "../sdk/index.js";
 import type { EquivalenceJudgeConfig } from "./config.js";
-import { pyFormat } from "./text.js";
+import { pyFormat } from "../sdk/python/format.js";
 
 /** One judge call as NeMo Gym records it, with the label found (null when neither label is in the reply). */
 export type JudgeEvaluation = {

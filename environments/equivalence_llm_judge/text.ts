@@ -68,14 +68,3 @@ export function lastAssistantText(response: ResponsesResponse, extractRegex: str
   }
   return failureMessage;
 }
-
-/** Python's str.format with keyword arguments only: `{name}` filled, `{{` and `}}` literal braces. */
-export function pyFormat(template: string, values: Record<string, string>): string {
-  return template.replace(/\{\{|\}\}|\{([^{}]*)\}/g, (whole, name: string | undefined) => {
-    if (whole === "{{") return "{";
-    if (whole === "}}") return "}";
-    const value = values[name!];
-    if (value === undefined) throw new Error(`the judge prompt template has an unknown placeholder ${whole}`);
-    return value;
-  });
-}

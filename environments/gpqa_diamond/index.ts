@@ -2,8 +2,8 @@
 import { allOutputText, defineEnvironment, passAtK } from "../sdk/index.js";
 import { pythonFindall } from "../sdk/python/findall.js";
 import { pyLen, pyStrip } from "../sdk/python/text.js";
-import { allowedLetters } from "../mcqa/grading.js";
-import { letterFromTemplate, Task } from "../mcqa/index.js";
+import { allowedLetters } from "../sdk/choices/grading.js";
+import { letterFromTemplate, Task } from "../sdk/choices/template.js";
 
 /** Python's str.isupper(): at least one cased character and every cased one upper-case. */
 function pyIsUpper(text: string): boolean {

@@ -1,7 +1,7 @@
 // Port of NeMo Gym's graphwalks: F1 between the node list on the answer's last line ("Final Answer: [...]") and the expected nodes.
 import { allOutputText, defineEnvironment, z } from "../sdk/index.js";
 import { PY_WHITESPACE, pyStrip } from "../sdk/python/text.js";
-import { pySetOfJson, stringKey } from "./python.js";
+import { pySetOfJson, stringKey } from "../sdk/python/json-set.js";
 
 const Task = z.object({
   expected_answer: z.string(),

@@ -1,6 +1,7 @@
 // NeMo Gym's hotpotqa_qa ground-truth handling: surface-form alternatives, unreliable-answer filtering, substring matches.
 import { pyLen, pyRstrip, pySplit, pyStrip, PY_WORD } from "../sdk/python/text.js";
-import { pyIsDigit, pyIsUpper, pySearch, pySlice, pySub } from "./python.js";
+import { pySub } from "../sdk/python/sub.js";
+import { pyIsDigit, pyIsUpper, pySearch, pySlice } from "./python.js";
 
 const NUM_WORDS: Record<string, string> = {
   one: "1",

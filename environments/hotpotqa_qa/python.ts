@@ -1,6 +1,6 @@
 // Python behaviours hotpotqa_qa needs that the SDK's Python layer lacks: str() of a JSON value, isupper, isdigit, re.sub.
 import { pyFloatRepr } from "../sdk/python/numbers.js";
-import { compilePythonRegex, type PythonRegexOptions } from "../sdk/python/regex.js";
+import { compilePythonRegex } from "../sdk/python/regex.js";
 
 /** A value json.loads returns, with ints kept apart from floats (Python's str differs: 5 vs 5.0). */
 export type PyJson = null | boolean | string | PyInt | number | PyJson[] | PyDict;
@@ -74,12 +74,6 @@ export function pyIsUpper(text: string): boolean {
 /** Python's str.isdigit(), for decimal digits (Nd); the rarer Numeric_Type=Digit characters (², ①) are not covered. */
 export function pyIsDigit(text: string): boolean {
   return /^\p{Nd}+$/u.test(text);
-}
-
-/** Python's re.sub(pattern, replacement, text) where the replacement is a function of the groups. */
-export function pySub(pattern: string, text: string, replace: (groups: string[]) => string, flags: PythonRegexOptions = {}): string {
-  const { regex, groups } = compilePythonRegex(pattern, flags, "g");
-  return text.replace(regex, (...args: unknown[]) => replace(args.slice(1, 1 + groups).map((g) => (typeof g === "string" ? g : ""))));
 }
 
 /** Python's text[start:end] in code points. */

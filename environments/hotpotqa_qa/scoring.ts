@@ -1,7 +1,8 @@
 // NeMo Gym's hotpotqa_qa scoring.py, first half: SQuAD answer EM/F1 and the JSON answer extractor.
 import { PythonJsonDecodeError, PythonJsonLimitError, pyJsonLoads } from "../sdk/python/json.js";
 import { pySplit, pyStrip } from "../sdk/python/text.js";
-import { PyDict, pyJsonBuild, pyStr, pySub, type PyJson } from "./python.js";
+import { pySub } from "../sdk/python/sub.js";
+import { PyDict, pyJsonBuild, pyStr, type PyJson } from "./python.js";
 
 const PUNCTUATION = new Set("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~");
 

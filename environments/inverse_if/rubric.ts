@@ -2,7 +2,7 @@
 import type { ResponsesCreateParams } from "../../protocol/index.js";
 import type { Judge } from "../sdk/index.js";
 import type { AggregationMode, InverseIfConfig } from "./config.js";
-import { pyFormatKeywords } from "./python.js";
+import { pyFormatKeywords } from "../sdk/python/format-keywords.js";
 import { extractVerdict, responseText } from "./verdict.js";
 
 /** NeMo Gym's RubricEvaluation. */

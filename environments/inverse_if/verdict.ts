@@ -1,34 +1,11 @@
 // Reading NeMo Gym's inverse_if texts: a response's last assistant text without thinking, and the judge's PASS/FAIL verdict.
-import type { Response as ResponsesResponse } from "../../protocol/index.js";
+import { lastAssistantAnswer } from "../sdk/response-helpers.js";
 import { compilePythonRegex } from "../sdk/python/regex.js";
 import { pyJsonLoads, PythonJsonDecodeError } from "../sdk/python/json.js";
 import { pyStrip } from "../sdk/python/text.js";
 
-/** `<think>…</think>` blocks (re.DOTALL), then an unpaired closing tag's prefix (the opening tag was in the prompt). */
-function withoutThinking(text: string): string {
-  return text
-    .replace(/<think>[\s\S]*?<\/think>/g, "")
-    .replace(/<thinking>[\s\S]*?<\/thinking>/g, "")
-    .replace(/^[\s\S]*?<\/think>/, "")
-    .replace(/^[\s\S]*?<\/thinking>/, "");
-}
-
-/** NeMo Gym's _extract_text_from_response: the last assistant message with text content, its parts joined by "\n". */
-export function responseText(response: ResponsesResponse, excludeThinking = true): string {
-  for (let i = response.output.length - 1; i >= 0; i--) {
-    const item = response.output[i]!;
-    if (item.type !== "message" || item.role !== "assistant") continue;
-    const content: unknown = item.content;
-    let text: string;
-    if (Array.isArray(content)) {
-      const texts = content.flatMap((part: { text?: unknown }) => (typeof part?.text === "string" ? [part.text] : []));
-      text = pyStrip(texts.join("\n"));
-    } else if (typeof content === "string") text = pyStrip(content);
-    else continue;
-    return pyStrip(excludeThinking ? withoutThinking(text) : text);
-  }
-  return "";
-}
+/** NeMo Gym's _extract_text_from_response: the last assistant text, thinking removed (environments/sdk/response-helpers.ts). */
+export const responseText = lastAssistantAnswer;
 
 type Json = string | number | boolean | null | Json[] | Map<string, Json>;
 const asMap = { dict: (pairs: [string, Json][]) => new Map(pairs) };

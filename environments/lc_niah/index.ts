@@ -3,7 +3,7 @@ import { allOutputText, defineEnvironment, z } from "../sdk/index.js";
 import type { Item, Response } from "../../protocol/index.js";
 import { PY_WHITESPACE, pyStrip } from "../sdk/python/text.js";
 import { overlapLcs, overlapNgram, overlapSeqMatch } from "./overlap.js";
-import { pySetOfJson, stringKey } from "./python.js";
+import { pySetOfJson, stringKey } from "../sdk/python/json-set.js";
 
 export type OverlapMetricRule = "seq_match" | "ngram16" | "lcs";
 export type OverlapGradingRule = "base" | "multiply" | "minus";

@@ -1,6 +1,6 @@
 // lc_niah's three reasoning/input overlap signals (seq_match, ngram16, lcs), each in [0, 1], as NeMo Gym computes them.
 import { PY_WHITESPACE, pySplit, pyStrip } from "../sdk/python/text.js";
-import { SequenceMatcher } from "./difflib.js";
+import { SequenceMatcher } from "../sdk/python/difflib.js";
 
 const WHITESPACE_RUN = new RegExp(`[${PY_WHITESPACE}]+`, "gu");
 

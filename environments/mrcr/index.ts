@@ -1,7 +1,7 @@
 // Port of NeMo Gym's mrcr: the answer must start with the task's random prefix; the reward is difflib's ratio to the expected answer.
 import { allOutputText, defineEnvironment, z } from "../sdk/index.js";
 import { pyStrip } from "../sdk/python/text.js";
-import { SequenceMatcher } from "./difflib.js";
+import { SequenceMatcher } from "../sdk/python/difflib.js";
 
 const Task = z.object({
   expected_answer: z.string(),

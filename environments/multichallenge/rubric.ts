@@ -3,7 +3,7 @@ import type { ResponsesCreateParams } from "../../protocol/index.js";
 import type { Judge } from "../sdk/index.js";
 import { parsePyFloat } from "../sdk/python/numbers.js";
 import type { AggregationMode, MultiChallengeConfig } from "./config.js";
-import { pyFormatKeywords } from "./python.js";
+import { pyFormatKeywords } from "../sdk/python/format-keywords.js";
 import { extractVerdict, responseText } from "./text.js";
 
 /** NeMo Gym's RubricEvaluation. */

@@ -1,32 +1,10 @@
 // NeMo Gym's multichallenge texts: the response without thinking, the conversation as context, the judge's YES/NO.
 import type { Response as ResponsesResponse } from "../../protocol/index.js";
 import { pyStrip } from "../sdk/python/text.js";
+import { lastAssistantAnswer } from "../sdk/response-helpers.js";
 
-/** `<think>…</think>` blocks (re.DOTALL), then an unpaired closing tag's prefix (the opening tag was in the prompt). */
-function withoutThinking(text: string): string {
-  return text
-    .replace(/<think>[\s\S]*?<\/think>/g, "")
-    .replace(/<thinking>[\s\S]*?<\/thinking>/g, "")
-    .replace(/^[\s\S]*?<\/think>/, "")
-    .replace(/^[\s\S]*?<\/thinking>/, "");
-}
-
-/** _extract_text_from_response: the last assistant message with text content, its parts joined by "\n", thinking removed. */
-export function responseText(response: ResponsesResponse): string {
-  for (let i = response.output.length - 1; i >= 0; i--) {
-    const item = response.output[i]!;
-    if (item.type !== "message" || item.role !== "assistant") continue;
-    const content: unknown = item.content;
-    let text: string;
-    if (Array.isArray(content)) {
-      const texts = content.flatMap((part: { text?: unknown }) => (typeof part?.text === "string" ? [part.text] : []));
-      text = pyStrip(texts.join("\n"));
-    } else if (typeof content === "string") text = pyStrip(content);
-    else continue;
-    return pyStrip(withoutThinking(text));
-  }
-  return "";
-}
+/** _extract_text_from_response: the last assistant text, thinking removed (environments/sdk/response-helpers.ts). */
+export const responseText = (response: ResponsesResponse): string => lastAssistantAnswer(response);
 
 /** _build_context_from_messages: `[ROLE]: content` blocks joined by blank lines, "thinking" turns left out. */
 export function buildContext(messages: unknown, excludeThinking = true): string {

@@ -1,7 +1,7 @@
 // Port of NeMo Gym's simpleqa: an LLM judge grades a short factual answer CORRECT (A), INCORRECT (B) or NOT_ATTEMPTED (C).
 import { defineEnvironment, JudgeError, passAtK, z } from "../sdk/index.js";
 import type { Response as ModelResponse } from "../../protocol/index.js";
-import { pyFormat } from "../equivalence_llm_judge/text.js";
+import { pyFormat } from "../sdk/python/format.js";
 import { pyStrip } from "../sdk/python/text.js";
 import { SIMPLEQA_JUDGE_PROMPT } from "./prompt.js";
 

@@ -1,6 +1,6 @@
 // NeMo Gym's spartqa answer handling: reasoning stripped, the "Final answer:" phrase extracted, resolved to one label.
 import { pySplit, pySplitlines, pyStrip } from "../sdk/python/text.js";
-import { pySub } from "../hotpotqa_qa/python.js";
+import { pySub } from "../sdk/python/sub.js";
 
 export const BOTH_LABEL = "both of them";
 export const NONE_LABEL = "none of them";

@@ -53,6 +53,12 @@ export function bounded<T>(call: Promise<T>, limits: RolloutLimits, ms: number, 
   });
 }
 
+/**
+ * An error a callee raised on its own timeout: `<what>_timeout: …` (environments/sdk/remote/client.ts RemoteFaultError),
+ * which workerd's RPC hands on as `RemoteFaultError: <what>_timeout: …`.
+ */
+const CALLEE_TIMEOUT = /^(?:[A-Za-z]+Error: )?[a-z]+(?:_[a-z]+)*_timeout: /;
+
 /** Waits for an environment call; a transport failure or a timeout becomes a classified RolloutFailure. */
 export async function environmentCall<T>(call: () => Promise<T>, what: string, limits: RolloutLimits, failure: FailureClass): Promise<T> {
   try {
@@ -62,6 +68,9 @@ export async function environmentCall<T>(call: () => Promise<T>, what: string, l
       const bound = expired(limits) ? "the rollout's deadline" : `its timeout (${limits.toolTimeoutMs} ms)`;
       throw new RolloutFailure("tool_timeout", `${what} did not answer within ${bound}`);
     }
+    // The callee's own bound ran out first (a remote server past its callMs: `remote_timeout: …`); the message says so
+    // across RPC, where the error's class does not survive.
+    if (error instanceof Error && CALLEE_TIMEOUT.test(error.message)) throw new RolloutFailure("tool_timeout", `${what}: ${error.message}`);
     throw new RolloutFailure(failure, `${what} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
 }

@@ -14,6 +14,8 @@ export function outputItems(turn: ModelTurn): Item[] {
       type: "reasoning",
       summary: turn.reasoning.map((text) => ({ type: "summary_text", text })),
       encrypted_content: null,
+      // NeMo Gym's reasoning item serializes its optional reasoning content as null; its records carry the key.
+      content: null,
       status: "completed",
     });
   }

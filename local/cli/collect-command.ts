@@ -59,6 +59,8 @@ interface CollectFlags {
   direct?: boolean;
   url?: string;
   token?: string;
+  /** Remote environments for the local emulation (default: EDGEGYM_REMOTE_CONFIG, else ./edgegym.remote.json). */
+  remoteConfig?: string;
   /** Where `edgegym dev` saved its dev token. */
   stateDir: string;
   /** AWS: the SQS rollouts queue and the S3 bucket (`s3://bucket/prefix`) the job lives in, instead of a gateway. */
@@ -117,7 +119,7 @@ async function run(flags: CollectFlags): Promise<void> {
     if (aws && flags.direct) throw new Error("--direct calls a gateway's /run: it does not go with --queue-url/--bucket");
     if (!flags.url && !aws) {
       process.stderr.write("starting the local emulation…\n");
-      local = await startLocal({ port: 0, ...modelFromEnv(), ...localAuth(flags.token) });
+      local = await startLocal({ port: 0, ...modelFromEnv(), ...localAuth(flags.token), ...(flags.remoteConfig ? { remoteConfig: flags.remoteConfig } : {}) });
       process.stderr.write(`local emulation: ${local.url} (its dashboard at ${local.url}/ while collect runs)\n`);
       // Ctrl-C is collect's until the emulation is stopped: Miniflare's own hook would exit before the output is written.
       interrupts.claim();
@@ -205,6 +207,7 @@ export function collectCommand(): Command {
     .addOption(new Option("--tenant <name>", "AWS: the tenant the job belongs to (a-z 0-9 -; its IAM policy is infra/aws.ts's)").env("EDGEGYM_TENANT"))
     .option("--allow-skipped", `exit 0 though bad input rows were skipped (without it: exit ${EXIT_ROWS_SKIPPED} once the rest has run)`)
     .addOption(new Option("--token <token>", "bearer token for the gateway").env("EDGEGYM_TOKEN"))
+    .option("--remote-config <file>", "remote environments for the local emulation (default: EDGEGYM_REMOTE_CONFIG, else ./edgegym.remote.json)")
     .option("--state-dir <dir>", "with --url and no --token: the dev token that `edgegym dev --state-dir <dir>` saved", STATE_DIR)
     .action(run);
 }

@@ -44,7 +44,8 @@ program
       .filter(Boolean),
   )
   .option("--state-dir <dir>", "the local state folder: Durable Objects and the bucket in <dir>/state, logs in <dir>/logs", STATE_DIR)
-  .action(async (options: { port: number; environments?: string[]; stateDir: string }) => {
+  .option("--remote-config <file>", "remote environments (NeMo Gym resources servers): default EDGEGYM_REMOTE_CONFIG, else ./edgegym.remote.json")
+  .action(async (options: { port: number; environments?: string[]; stateDir: string; remoteConfig?: string }) => {
     const stateDir = path.resolve(options.stateDir);
     const known = discoverEnvironments();
     const unknown = (options.environments ?? []).filter((name) => !known.includes(name));
@@ -55,6 +56,7 @@ program
       ...localAuth(process.env.EDGEGYM_TOKEN),
       verbose: true,
       environments: options.environments,
+      ...(options.remoteConfig ? { remoteConfig: options.remoteConfig } : {}),
       persist: path.join(stateDir, "state"),
       // The queues were in memory: running jobs left by the last process get back what they miss.
       resumeRunning: true,

@@ -46,7 +46,8 @@ export function reverifyCommand(): Command {
     .option("-e, --environment <name>", "the environment of every record (default: each record's agent_ref)")
     .option("--dataset <rows.jsonl>", "the rows the rollouts came from, for task fields the records lack (matched by input)")
     .option("-o, --output <file.jsonl>", "write each re-verified record, with previous_reward")
-    .action(async (options: { input: string; environment?: string; dataset?: string; output?: string }) => {
+    .option("--remote-config <file>", "remote environments (default: EDGEGYM_REMOTE_CONFIG, else ./edgegym.remote.json); re-verified when stateless")
+    .action(async (options: { input: string; environment?: string; dataset?: string; output?: string; remoteConfig?: string }) => {
       if (!existsSync(options.input)) throw new Error(`cannot read ${options.input}: no such file`);
       const report = await reverify(options);
       for (const line of describeReverify(options.input, report)) process.stdout.write(`${line}\n`);

@@ -5,6 +5,7 @@ import { environmentFromAgentName } from "./agent-ref.js";
 import { ROLLOUT_INDEX, TASK_INDEX } from "../../protocol/index.js";
 import { discoverEnvironments } from "../environments.js";
 import { loadEnvironment, verifyInProcess } from "./environment-runner.js";
+import { remoteVerifiers } from "./reverify-remote.js";
 import { fileLines } from "./row-check.js";
 
 export interface ReverifyOptions {
@@ -15,6 +16,8 @@ export interface ReverifyOptions {
   dataset?: string;
   /** Where to write each re-verified record (the verify response, with `previous_reward`). */
   output?: string;
+  /** The remote environments' file (default: EDGEGYM_REMOTE_CONFIG, else ./edgegym.remote.json if present). */
+  remoteConfig?: string;
 }
 
 export interface RewardChange {
@@ -74,7 +77,9 @@ async function write(out: WriteStream | undefined, record: Json): Promise<void> 
 }
 
 export async function reverify(options: ReverifyOptions): Promise<ReverifyReport> {
-  const known = discoverEnvironments();
+  const native = discoverEnvironments();
+  const remotes = remoteVerifiers(options.remoteConfig, native);
+  const known = [...native, ...remotes.keys()];
   if (options.environment && !known.includes(options.environment)) throw new Error(`no environment "${options.environment}" (known: ${known.join(", ")})`);
   const rows = await datasetRows(options.dataset);
   const report: ReverifyReport = { read: 0, unchanged: 0, changed: [], skipped: {}, errors: [] };
@@ -82,6 +87,22 @@ export async function reverify(options: ReverifyOptions): Promise<ReverifyReport
     report.skipped[reason] = (report.skipped[reason] ?? 0) + 1;
   };
   const out = options.output ? createWriteStream(options.output) : undefined;
+  const compare = async (line: number, environment: string, record: Json, before: number, verified: Json) => {
+    const after = Number(verified.reward);
+    await write(out, { ...verified, previous_reward: before });
+    if (Math.abs(after - before) > 1e-9) {
+      const task = record[TASK_INDEX];
+      const rollout = record[ROLLOUT_INDEX];
+      report.changed.push({
+        line,
+        environment,
+        before,
+        after,
+        ...(typeof task === "number" ? { task } : {}),
+        ...(typeof rollout === "number" ? { rollout } : {}),
+      });
+    } else report.unchanged++;
+  };
   try {
     for await (const { line, text } of fileLines(options.input)) {
       report.read++;
@@ -109,15 +130,23 @@ export async function reverify(options: ReverifyOptions): Promise<ReverifyReport
         });
         continue;
       }
+      const { reward: before, reward_components: _components, ...rest } = record;
+      const row = rows.get(inputKey(record));
+      const body = row ? { ...Object.fromEntries(Object.entries(row).filter(([key]) => !(key in rest))), ...rest } : rest;
+      const remote = remotes.get(environment);
+      if (remote) {
+        const verdict = await remote(body);
+        if (verdict.kind === "skip") skip(verdict.reason);
+        else if (verdict.kind === "error") report.errors.push({ line, message: verdict.message });
+        else await compare(line, environment, record, before as number, verdict.body);
+        continue;
+      }
       const loaded = await loadEnvironment(environment);
       const reason = skipReason(environment, loaded);
       if (reason) {
         skip(reason);
         continue;
       }
-      const { reward: before, reward_components: _components, ...rest } = record;
-      const row = rows.get(inputKey(record));
-      const body = row ? { ...Object.fromEntries(Object.entries(row).filter(([key]) => !(key in rest))), ...rest } : rest;
       const verdict = await verifyInProcess(loaded, body);
       if (verdict.kind === "needs_judge") {
         skip(`${environment}: this verify asks the LLM judge, and re-verification calls no model`);
@@ -127,20 +156,7 @@ export async function reverify(options: ReverifyOptions): Promise<ReverifyReport
         report.errors.push({ line, message: `${environment} verify answered ${verdict.status}: ${verdict.message}` });
         continue;
       }
-      const after = Number(verdict.body.reward);
-      await write(out, { ...verdict.body, previous_reward: before });
-      if (Math.abs(after - (before as number)) > 1e-9) {
-        const task = record[TASK_INDEX];
-        const rollout = record[ROLLOUT_INDEX];
-        report.changed.push({
-          line,
-          environment,
-          before: before as number,
-          after,
-          ...(typeof task === "number" ? { task } : {}),
-          ...(typeof rollout === "number" ? { rollout } : {}),
-        });
-      } else report.unchanged++;
+      await compare(line, environment, record, before as number, verdict.body);
     }
   } finally {
     if (out) await new Promise((resolve) => out.end(resolve));

@@ -1,4 +1,5 @@
 // A row's offered tools against the environment's own: none offered, a tool it does not serve, or parameters that differ.
+import { HARNESS_ONLY } from "../environments.js";
 import { type DatasetRow, type FunctionTool, isFunctionTool } from "../../protocol/index.js";
 import type { LoadedEnvironment } from "./environment-runner.js";
 
@@ -88,6 +89,8 @@ export function toolProblems(environment: Pick<LoadedEnvironment, "name" | "offe
   const served = new Map(environment.offered.map((tool) => [tool.name, tool]));
   const list = [...served.keys()].join(", ");
   const tools = row.responses_create_params.tools ?? [];
+  // Rows for an MCP client harness offer none: the harness lists the tools over the environment's /mcp.
+  if (tools.length === 0 && HARNESS_ONLY[environment.name]) return [];
   if (tools.length === 0) {
     return [
       {

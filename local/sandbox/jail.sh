@@ -12,6 +12,8 @@ ro_bind() {
 }
 mount -t tmpfs -o size=8m,mode=755 tmpfs "$R"
 mkdir -p "$R/proc" "$R/dev" "$R/tmp" "$R/sandbox" "$R/etc"
+# Its own /tmp first: a runtime bound below may live under the host's /tmp (a checkout there), and must stay visible.
+mount -t tmpfs -o size=64m,mode=1777 tmpfs "$R/tmp"
 ro_bind /usr
 for link in bin lib lib64 sbin; do [ -e "/usr/$link" ] && ln -s "usr/$link" "$R/$link"; done
 # The runtimes (Python's base prefix, the venv, the kernel driver) at their host paths, read-only.
@@ -20,7 +22,6 @@ for path in $JAIL_BINDS; do [ -n "$path" ] && [ -e "$path" ] && ro_bind "$path";
 IFS="$old_ifs"
 for f in null zero urandom random; do touch "$R/dev/$f"; mount --bind "/dev/$f" "$R/dev/$f"; done
 mount --bind "$W" "$R/sandbox"
-mount -t tmpfs -o size=64m,mode=1777 tmpfs "$R/tmp"
 mount -t proc proc "$R/proc"
 # Not exec: this shell stays the namespace's init and reports a fatal signal as 128+n (unshare cannot re-raise every one).
 set +e

@@ -27,7 +27,8 @@ function start(args: string[], env: NodeJS.ProcessEnv) {
   return { child, output, exited };
 }
 
-async function until(what: string, check: () => boolean, said: { stderr: string }, ms = 40_000): Promise<void> {
+// The local emulation bundles every environment (41 now) before its first record: a start-up can take a minute or more.
+async function until(what: string, check: () => boolean, said: { stderr: string }, ms = 150_000): Promise<void> {
   for (const end = Date.now() + ms; Date.now() < end; await new Promise((resolve) => setTimeout(resolve, 100))) if (check()) return;
   throw new Error(`timed out waiting for ${what}; the command said: ${said.stderr}`);
 }
@@ -42,7 +43,7 @@ const jobOf = (stderr: string) => /job (job_\w+): 20 rollouts/.exec(stderr)?.[1]
 const killGroup = (child: ChildProcess) => process.kill(-child.pid!, "SIGINT");
 
 describe("a job cancelled while collect follows it", () => {
-  it("--url: exit 3, says so with how many landed, writes them in order, no metrics table; --resume collects the rest", { timeout: 120_000 }, async () => {
+  it("--url: exit 3, says so with how many landed, writes them in order, no metrics table; --resume collects the rest", { timeout: 300_000 }, async () => {
     const slow = await startTestLocal({
       environments: ["example_single_tool_call"],
       // One rollout at a time, each about 2 s (two model calls): the cancel finds the job part-way.
@@ -89,7 +90,7 @@ describe("a local collect (no --url), stopped part-way", () => {
   });
   const env = () => ({ ...process.env, EDGEGYM_MODEL_URL: `${model.url}/v1`, EDGEGYM_TOKEN: "stop-test-token-padded-to-32-characters-or-more" });
 
-  it("Ctrl-C: exit 130 with the message and the resume hint, the output in order; --resume collects the rest", { timeout: 120_000 }, async () => {
+  it("Ctrl-C: exit 130 with the message and the resume hint, the output in order; --resume collects the rest", { timeout: 300_000 }, async () => {
     const out = path.join(dir, "local-interrupted.jsonl");
     const args = ["collect", "-e", "example_single_tool_call", "-i", input, "-o", out, "-n", "4"];
     const run = start(args, env());
@@ -114,7 +115,7 @@ describe("a local collect (no --url), stopped part-way", () => {
     for (const kept of partial) expect(records).toContainEqual(kept);
   });
 
-  it("cancelled (`jobs cancel` on the emulation it names): exit 3 and the same account as --url", { timeout: 120_000 }, async () => {
+  it("cancelled (`jobs cancel` on the emulation it names): exit 3 and the same account as --url", { timeout: 300_000 }, async () => {
     const out = path.join(dir, "local-cancelled.jsonl");
     const run = start(["collect", "-e", "example_single_tool_call", "-i", input, "-o", out, "-n", "4"], env());
     await until("two records", () => linesIn(out) >= 2, run.output);

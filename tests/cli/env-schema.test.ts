@@ -54,7 +54,9 @@ describe("edgegym env schema", () => {
     const result = await edgegym(["env", "schema", "weather"]);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("");
-    expect(result.stderr.trim()).toMatch(/^edgegym: no environment "weather" \(known: abstention, arc_agi, .*example_single_tool_call, .*xlam_fc\)$/);
+    expect(result.stderr.trim()).toMatch(
+      /^edgegym: no environment "weather" \(known: abstention, arc_agi, .*example_single_tool_call, .*over_refusal_detection, .*xlam_fc, xstest\)$/,
+    );
   });
 });
 

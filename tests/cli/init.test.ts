@@ -6,6 +6,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { PROJECT_ROOT } from "../../local/paths.js";
+import { shareSandboxVenv } from "../helpers/clone-state.js";
 
 const exec = promisify(execFile);
 let root: string;
@@ -31,6 +32,10 @@ beforeAll(() => {
   }
   cpSync(path.join(PROJECT_ROOT, "environments", "sdk"), path.join(root, "environments", "sdk"), { recursive: true });
   cpSync(path.join(PROJECT_ROOT, "tests", "helpers"), path.join(root, "tests", "helpers"), { recursive: true });
+  // The tests' global setup (vitest.config.mts) comes with the project; the sandbox's venv it makes is per machine, so
+  // the copy shares the one the real project has made rather than making its own.
+  cpSync(path.join(PROJECT_ROOT, "tests", "setup"), path.join(root, "tests", "setup"), { recursive: true });
+  shareSandboxVenv(root);
   symlinkSync(path.join(PROJECT_ROOT, "node_modules"), path.join(root, "node_modules"));
 });
 

@@ -5,6 +5,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writ
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { PROJECT_ROOT } from "../../local/paths.js";
+import { shareSandboxVenv } from "../helpers/clone-state.js";
 
 export interface Result {
   code: number | null;
@@ -19,7 +20,8 @@ export function freshEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
   return { ...env, ...extra };
 }
 
-/** Copies the project as a clone would have it: its tracked and unignored files, no node_modules, .edgegym or out/. */
+/** Copies the project as a clone would have it: its tracked and unignored files, no node_modules, .edgegym or out/
+ * (node_modules and the sandbox venv, made once per machine, are linked). */
 export function makeClone(): string {
   const dir = mkdtempSync(path.join(tmpdir(), "edgegym-docs-"));
   const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: PROJECT_ROOT, encoding: "utf8" });
@@ -33,6 +35,7 @@ export function makeClone(): string {
     }
   }
   symlinkSync(path.join(PROJECT_ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
+  shareSandboxVenv(dir);
   return dir;
 }
 

@@ -22,8 +22,15 @@ export const NOT_RUN_HERE: Record<string, string> = {
     "needs a NeMo Gym installation; tests/integrations/nemo-gym-dropin.test.ts replays its collector's requests through the agent server",
   "ng_collect_rollouts +input_jsonl_fpath=environments/example_multi_step/data/example.jsonl +output_jsonl_fpath=out/rollouts.jsonl +num_repeats=4 +agent_name=example_multi_step_simple_agent":
     "needs a NeMo Gym installation; tests/integrations/nemo-gym-dropin.test.ts replays its collector's requests through the agent server",
-  "npx tsx bench/remote.ts":
+  "npx tsx bench/sandbox.ts [--quick]":
+    "a benchmark (sandbox starts under load, a minute or more); what it times is tested by tests/sandbox (service, hostile code, emulation)",
+  "npm run bench -- --only remote":
     "a benchmark (a minute or more of load, three paths in one run); the paths it times are tested by tests/remote (client, worker, lambda)",
+  "EDGEGYM_NEMO_GYM_CONTAINER=example_session_state_mgmt npx sst deploy":
+    "a Cloudflare account's credentials; tests/remote/container.test.ts evaluates the deployment offline",
+  "npx wrangler deploy --config .edgegym/containers/example_session_state_mgmt/wrangler.json":
+    "a Cloudflare account and Docker (it builds NeMo Gym's image); tests/remote/container.test.ts checks the config it deploys",
+  "npx wrangler secret put NEMO_GYM_TOKEN --config .edgegym/containers/example_session_state_mgmt/wrangler.json": "a Cloudflare account's credentials",
   'ng_run "+config_paths=[session_state_only.yaml]"':
     "needs a NeMo Gym installation; tests/remote/stand_in.py speaks its resources-server protocol (cookie included) in tests/remote",
   "export CLOUDFLARE_API_TOKEN=... CLOUDFLARE_DEFAULT_ACCOUNT_ID=...": "a Cloudflare account's credentials",

@@ -1,6 +1,6 @@
 // The documentation, executed (1/3): every command README.md and integrations/README.md show has an entry that runs it
 // (readme-offline and readme-gateway.test.ts), another test that does, or the reason it cannot run here.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -80,7 +80,11 @@ describe("the documented commands", () => {
   });
 
   it("`npx sst` (not runnable offline): every secret it sets and every variable it reads is one infra/ declares", () => {
-    const infra = ["secrets.ts", "functions.ts", "environments.ts", "aws.ts"].map((f) => readFileSync(path.join(PROJECT_ROOT, "infra", f), "utf8")).join("\n");
+    // Every file of infra/ (remote environments and the NeMo Gym container read their variables in their own files).
+    const infra = readdirSync(path.join(PROJECT_ROOT, "infra"))
+      .filter((f) => f.endsWith(".ts"))
+      .map((f) => readFileSync(path.join(PROJECT_ROOT, "infra", f), "utf8"))
+      .join("\n");
     const config = readFileSync(path.join(PROJECT_ROOT, "sst.config.ts"), "utf8") + infra;
     const sst = documented.filter((c) => isSstCommand(c.command));
     expect(sst.length).toBeGreaterThan(5);

@@ -2,7 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { ResponsesCreateParams, type Response as ResponsesResponse } from "../../protocol/index.js";
 import { CLASS_DEFAULT_CONFIG, type EquivalenceJudgeConfig } from "../../environments/equivalence_llm_judge/config.js";
-import { lastMatch, pyFormat, questionText } from "../../environments/equivalence_llm_judge/text.js";
+import { lastMatch, questionText } from "../../environments/equivalence_llm_judge/text.js";
+import { pyFormat } from "../../environments/sdk/python/format.js";
 import { verifyEquivalence, type EquivalenceTask } from "../../environments/equivalence_llm_judge/verify.js";
 import type { Judge } from "../../environments/sdk/index.js";
 

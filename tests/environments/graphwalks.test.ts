@@ -1,7 +1,7 @@
 // graphwalks: parity with NeMo Gym's recorded rollouts (in workerd), NeMo Gym's tests ported, and edge cases.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { f1Score, parseNodeList } from "../../environments/graphwalks/index.js";
-import { pySetOfJson, stringKey } from "../../environments/graphwalks/python.js";
+import { pySetOfJson, stringKey } from "../../environments/sdk/python/json-set.js";
 import type { Local } from "../../local/emulation.js";
 import { fixtureRollouts } from "../helpers/fixtures.js";
 import { postJson, startTestLocal } from "../helpers/local.js";

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import inverseIf, { inverseIfEnvironment } from "../../environments/inverse_if/index.js";
 import { DEFAULT_CONFIG, DEFAULT_JUDGE_PROMPT_TEMPLATE, DEFAULT_JUDGE_SYSTEM_PROMPT } from "../../environments/inverse_if/config.js";
 import { extractVerdict, responseText } from "../../environments/inverse_if/verdict.js";
-import { pyFormatKeywords, PyFormatError } from "../../environments/inverse_if/python.js";
+import { pyFormatKeywords, PyFormatError } from "../../environments/sdk/python/format-keywords.js";
 import { JudgeError, type Judge, type SimpleEnvironment } from "../../environments/sdk/index.js";
 import { noState, perform } from "../../environments/sdk/perform.js";
 import type { ResponsesCreateParams, Response as ModelResponse } from "../../protocol/index.js";

@@ -3,7 +3,7 @@ import { spawn } from "node:child_process";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { grade } from "../../environments/mrcr/index.js";
-import { SequenceMatcher } from "../../environments/mrcr/difflib.js";
+import { SequenceMatcher } from "../../environments/sdk/python/difflib.js";
 import type { Local } from "../../local/emulation.js";
 import { fixtureRollouts } from "../helpers/fixtures.js";
 import { postJson, startTestLocal } from "../helpers/local.js";

@@ -5,7 +5,7 @@ import multichallenge, { multichallengeEnvironment } from "../../environments/mu
 import { DEFAULT_CONFIG, JUDGE_PROMPT_TEMPLATE, JUDGE_SYSTEM_MESSAGE } from "../../environments/multichallenge/config.js";
 import { aggregateScores } from "../../environments/multichallenge/rubric.js";
 import { buildContext, extractVerdict } from "../../environments/multichallenge/text.js";
-import { pyFormatKeywords } from "../../environments/multichallenge/python.js";
+import { pyFormatKeywords } from "../../environments/sdk/python/format-keywords.js";
 import { JudgeError, type Judge, type SimpleEnvironment } from "../../environments/sdk/index.js";
 import { noState, perform } from "../../environments/sdk/perform.js";
 import type { ResponsesCreateParams, Response as ModelResponse } from "../../protocol/index.js";

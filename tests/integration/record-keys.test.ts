@@ -29,6 +29,10 @@ const PROVIDER_ONLY = new Set([
   "kv_transfer_params",
   "input_messages",
   "output_messages",
+  // math_with_code's recordings copy the row's expected_answer into the response (a quirk of that recording, no API key).
+  "expected_answer",
+  // The OpenAI Python SDK's convenience property, serialized into some recordings (the text is in `output` already).
+  "output_text",
 ]);
 /** edgegym's reasoning items say they completed, as OpenAI's Responses items do; NeMo Gym's recorded ones omit it. */
 const OURS_ONLY: Record<string, string[]> = { reasoning: ["status"] };

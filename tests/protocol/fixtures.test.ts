@@ -6,7 +6,7 @@ import path from "node:path";
 import { FIXTURES, fixtureNames, fixtureRollouts, fixtureRows } from "../helpers/fixtures.js";
 
 // bbq: NeMo Gym's file holds judged references without response items (kept as live_reference_rollouts.jsonl, see tests/environments/bbq.test.ts).
-const WITHOUT_ROLLOUTS = new Set(["multichallenge", "bbq"]);
+const WITHOUT_ROLLOUTS = new Set(["multichallenge", "jailbreak_detection", "genrm_compare", "over_refusal_detection", "bbq"]);
 
 describe("NeMo Gym fixtures", () => {
   const names = fixtureNames();
@@ -31,7 +31,8 @@ describe("NeMo Gym fixtures", () => {
     });
 
     it(`${name}: every example_rollouts.jsonl record parses as a verify response`, () => {
-      // NeMo Gym's multichallenge "rollouts" file is a copy of its rows (no response, no reward): not copied.
+      // NeMo Gym's multichallenge and genrm_compare "rollouts" files are copies of their rows (no response, no reward), jailbreak_detection's and
+      // over_refusal_detection's hold five "<PLACEHOLDER ROW>" lines: none of them is copied.
       if (WITHOUT_ROLLOUTS.has(name)) {
         expect(existsSync(path.join(FIXTURES, name, "example_rollouts.jsonl"))).toBe(false);
         return;

@@ -80,8 +80,9 @@ describe("a remote environment in process", () => {
     await server.fault("slow", { ms: 1500 });
     const before = (await server.seen()).tool_calls;
     const failure = await failureOf(rollout(config({ timeouts: { connectMs: 500, callMs: 300 } }), 1));
-    expect(failure.code).toBe("environment_error");
-    expect(failure.cls).toBe("tool_error");
+    // contracts/remote.ts: a call sent and not answered within callMs is a timeout (tool_timeout), not a transport error.
+    expect(failure.code).toBe("tool_timeout");
+    expect(failure.cls).toBe("tool_timeout");
     expect(failure.message).toContain("remote_timeout");
     expect((await server.seen()).tool_calls - before).toBe(1);
   });

@@ -58,6 +58,25 @@ describe("edgegym collect on a remote environment", () => {
     expect(`${result.stdout}${result.stderr}`).not.toContain("collect-secret-0123456789");
   }, 240_000);
 
+  it("takes the file from --remote-config as well, and a missing one is named", async () => {
+    const config = path.join(dir, "remote-flag.json");
+    writeFileSync(config, JSON.stringify({ remotes: [{ name: "stand_in", baseUrls: [server.url], auth: { kind: "bearer", secret: "STAND_IN_TOKEN" } }] }));
+    const args = ["collect", "-e", "stand_in", "-i", "rows.jsonl", "-o", "out/flag.jsonl", "--remote-config", config];
+    const result = await edgegym(args, { STAND_IN_TOKEN: "collect-secret-0123456789" });
+    expect(result.code, result.stderr).toBe(0);
+    expect(
+      readFileSync(path.join(dir, "out", "flag.jsonl"), "utf8")
+        .trim()
+        .split("\n"),
+    ).toHaveLength(2);
+    const missing = await edgegym(
+      ["collect", "-e", "stand_in", "-i", "rows.jsonl", "-o", "out/none.jsonl", "--remote-config", path.join(dir, "nope.json")],
+      {},
+    );
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("nope.json");
+  }, 240_000);
+
   it("refuses a bad file naming it and the field, and a missing secret naming the secret", async () => {
     const config = path.join(dir, "bad.json");
     writeFileSync(config, JSON.stringify({ remotes: [{ name: "stand_in", baseUrls: ["not a url"] }] }));

@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { lambdaRemotes } from "../../aws/remotes.js";
 import { environmentBinding, environmentWorkerName } from "../../contracts/names.js";
 import { PROJECT_ROOT } from "../../local/paths.js";
 import { installRecorders, type Recorded } from "../infra/recorder.js";
@@ -30,6 +31,7 @@ async function deployWith(config: unknown): Promise<Recorded[]> {
 }
 
 afterEach(() => {
+  delete process.env.EDGEGYM_BACKEND;
   delete process.env.EDGEGYM_ENVIRONMENTS;
   delete process.env.EDGEGYM_REMOTE_CONFIG;
 });
@@ -65,5 +67,31 @@ describe("a remote environment in the SST deployment", () => {
     await expect(deployWith({ remotes: [{ name: "example_multi_step", baseUrls: ["https://gym.example.com"] }] })).rejects.toThrow(
       /remote\.json: remotes\[0\]\.name: "example_multi_step" is a native environment's name/,
     );
+  });
+});
+
+describe("a remote environment on the AWS side", () => {
+  it("reaches the agent Lambda as EDGEGYM_REMOTES with its secret as an env var, the secret declared once for both sides", async () => {
+    process.env.EDGEGYM_BACKEND = "both";
+    const created = await deployWith({
+      remotes: [{ name: "stand_in", baseUrls: ["https://gym.example.com"], auth: { kind: "bearer", secret: "STAND_IN_TOKEN" } }],
+    });
+    const agent = created.find((r) => r.kind === "aws.Function")!;
+    const environment = agent.args.environment as Record<string, string>;
+    expect(environment.STAND_IN_TOKEN).toBe("secret:RemoteStandInToken");
+    const [remote, ...others] = lambdaRemotes(environment);
+    expect(others).toEqual([]);
+    expect(remote).toMatchObject({ name: "stand_in", baseUrls: ["https://gym.example.com"], auth: { kind: "bearer", secret: "STAND_IN_TOKEN" } });
+    expect(environment.EDGEGYM_REMOTES).not.toContain("secret:");
+    expect(created.filter((r) => r.kind === "Secret" && r.name === "RemoteStandInToken")).toHaveLength(1);
+  });
+
+  it("leaves EDGEGYM_REMOTES unset without a remote file", async () => {
+    process.env.EDGEGYM_BACKEND = "aws";
+    const created = installRecorders();
+    const infra = (await import(INFRA)) as { deploy(root: string): Promise<Record<string, unknown>> };
+    await infra.deploy(PROJECT_ROOT);
+    const environment = created.find((r) => r.kind === "aws.Function")!.args.environment as Record<string, string>;
+    expect(environment.EDGEGYM_REMOTES).toBeUndefined();
   });
 });

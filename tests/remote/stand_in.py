@@ -114,6 +114,7 @@ class Handler(BaseHTTPRequestHandler):
             STATE["seen"].append({k.lower(): v for k, v in self.headers.items()})
             del STATE["seen"][:-200]
         session = self.session()
+        cookieless = not session.get("session_id")
         sid = session.get("session_id") or str(uuid.uuid4())
         session = {"session_id": sid}
         if route == "seed_session":
@@ -125,6 +126,10 @@ class Handler(BaseHTTPRequestHandler):
         if route == "verify":
             if self.faulty("wrong"):
                 return self.answer(200, {"score": "high"}, session)
+            if cookieless:
+                # Re-verification (reverify_mode stateless): no session, the record's own count is scored.
+                reward = 1.0 if body.get("count") == body.get("expected_count") else 0.0
+                return self.answer(200, {**body, "reward": reward}, session)
             with LOCK:
                 if sid not in STATE["sessions"]:
                     return self.answer(500, f"KeyError('{sid}')", session)

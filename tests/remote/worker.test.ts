@@ -100,6 +100,15 @@ describe("a remote environment in the emulation", () => {
     await server.fault("none");
   }, 180_000);
 
+  it("a server that does not answer within callMs fails the rollout as a timeout, across the Workers' RPC", async () => {
+    await server.fault("slow", { ms: 6_000 });
+    const answer = await postJson(`${local.url}/run?environment=stand_in`, row(1));
+    await server.fault("none");
+    expect(answer.status, JSON.stringify(answer.body)).toBe(504);
+    expect(answer.body.error.code).toBe("tool_timeout");
+    expect(answer.body.error.message).toContain("remote_timeout");
+  }, 60_000);
+
   it("a lost session fails the rollout with NeMo Gym's failure class on the record", async () => {
     await server.fault("lost");
     const answer = await postJson(`${local.url}/run?environment=stand_in`, row(1));

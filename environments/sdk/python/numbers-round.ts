@@ -99,7 +99,8 @@ function generalForm(x: number, precision: number, alternate: boolean, upper: bo
 export function pyFormatFloat(x: number, spec: string): string {
   const m = SPEC.exec(spec);
   if (!m) throw new PyError("ValueError", `unsupported format spec ${JSON.stringify(spec)} (this layer takes [sign][#][.precision]type)`);
-  const [, sign, hash, digits, type] = m as unknown as [string, string, string, string | undefined, string];
+  // The pattern's groups: sign and `#` match empty when absent, precision is undefined then, the type always matches.
+  const [, sign = "", hash = "", digits, type = ""] = m;
   const upper = type === "E" || type === "F" || type === "G";
   const value = type === "%" ? x * 100 : x;
   const precision = digits === undefined ? 6 : Number(digits);

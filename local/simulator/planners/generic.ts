@@ -117,6 +117,9 @@ export function textAnswer(conversation: Conversation): string {
   const prompt = `${system}\n${user}`;
   const intro = user.trim().length > 0 ? `You asked: "${snippet(user)}".` : "Hello! How can I help you today?";
   const letters = choiceLetters(user);
+  // A game that reads its moves from action tags (grl_tetris, blackjack): play the first move the instructions name.
+  const action = /<action>([^<]{1,40})<\/action>/.exec(prompt)?.[1];
+  if (action !== undefined) return `${intro} <action>${action}</action>`;
   if (/\\boxed/.test(prompt)) return `${intro} My answer is \\boxed{${guess(user, letters)}}.`;
   if (letters.length >= 2 || /\banswer:\s*\$?letter\b|\bletter\b.*\b(answer|choice|option)\b/i.test(prompt)) {
     return `${intro}\n\nAnswer: ${letters[0] ?? "A"}`;

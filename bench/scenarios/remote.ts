@@ -3,19 +3,22 @@
 // Paths: direct fetch; edgegym in process (the AWS Lambda's path: runRollout over the remote EnvironmentRpc, a model that
 // answers at once); edgegym in workerd (gateway → remote environment Worker → session Durable Object → server).
 //
-//   npx tsx bench/remote.ts [--rollouts 200] [--tools 3]
+//   npm run bench -- --only remote      (or alone: npx tsx bench/scenarios/remote.ts [--rollouts 200] [--tools 3] [--quick])
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { parseRemoteFile } from "../environments/sdk/remote/config.js";
-import { remoteEnvironment } from "../environments/sdk/remote/in-process.js";
-import { runRollout } from "../functions/agent/rollout.js";
-import { startLocal } from "../local/emulation.js";
-import { PROJECT_ROOT } from "../local/paths.js";
-import type { DatasetRow, Response as ModelResponse } from "../protocol/index.js";
+import { parseRemoteFile } from "../../environments/sdk/remote/config.js";
+import { remoteEnvironment } from "../../environments/sdk/remote/in-process.js";
+import { runRollout } from "../../functions/agent/rollout.js";
+import { startLocal } from "../../local/emulation.js";
+import { PROJECT_ROOT } from "../../local/paths.js";
+import type { DatasetRow, Response as ModelResponse } from "../../protocol/index.js";
+import { emit, type Figure, quick } from "../lib/report.js";
 
-const { values } = parseArgs({ options: { rollouts: { type: "string", default: "200" }, tools: { type: "string", default: "3" } } });
-const ROLLOUTS = Number(values.rollouts);
+const { values } = parseArgs({
+  options: { rollouts: { type: "string" }, tools: { type: "string", default: "3" }, quick: { type: "boolean", default: false } },
+});
+const ROLLOUTS = Number(values.rollouts ?? (quick() ? 50 : 200));
 const TOOLS = Number(values.tools);
 
 async function startServer(): Promise<{ url: string; stop: () => void }> {
@@ -90,6 +93,7 @@ function p95(xs: number[]): number {
 }
 
 async function main(): Promise<void> {
+  const started = performance.now();
   const server = await startServer();
   try {
     const config = parseRemoteFile(JSON.stringify({ remotes: [{ name: "stand_in", baseUrls: [server.url] }] }), "bench")[0]!.config;
@@ -152,6 +156,20 @@ async function main(): Promise<void> {
         `${name.padEnd(34)}${ms(median(t.tool)).padStart(10)}${ms(p95(t.tool)).padStart(10)}${ms(median(t.rollout)).padStart(13)}${ms(median(t.tool) - base.tool).padStart(9)}${ms(median(t.rollout) - base.rollout).padStart(10)}\n`,
       );
     }
+    const figures: Figure[] = rows.slice(1).flatMap(([name, t]) => {
+      const id = name.includes("workerd") ? "workerd" : "in_process";
+      return [
+        { id: `remote.${id}.tool_overhead_ms`, label: `${name}: added per tool call (p50)`, value: median(t.tool) - base.tool, unit: "ms" },
+        { id: `remote.${id}.rollout_overhead_ms`, label: `${name}: added per rollout (p50)`, value: median(t.rollout) - base.rollout, unit: "ms" },
+      ];
+    });
+    figures.unshift({ id: "remote.direct.tool_p50_ms", label: "direct (NeMo Gym's agent): a tool call (p50)", value: base.tool, unit: "ms" });
+    emit({
+      scenario: "remote",
+      title: `Remote environment overhead (${ROLLOUTS} rollouts of ${TOOLS} tool calls, stand-in server)`,
+      seconds: (performance.now() - started) / 1000,
+      figures,
+    });
   } finally {
     server.stop();
   }

@@ -1,4 +1,4 @@
-// Python's str.format with keyword arguments, as NeMo Gym fills judge prompt templates (a copy of inverse_if's, for the SDK to take over).
+// Python's str.format with keyword arguments and CPython's errors, as NeMo Gym fills judge prompt templates (inverse_if, multichallenge).
 
 /** ValueError / KeyError / IndexError of str.format, with CPython's messages. */
 export class PyFormatError extends Error {

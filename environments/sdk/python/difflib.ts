@@ -1,4 +1,4 @@
-// Python's difflib.SequenceMatcher over str (a copy of environments/mrcr/difflib.ts until it moves into the SDK: an environment never imports another).
+// Python's difflib.SequenceMatcher over str (elements are code points): find_longest_match and ratio, autojunk included (mrcr, lc_niah).
 
 export interface Match {
   a: number;

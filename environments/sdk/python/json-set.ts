@@ -1,5 +1,5 @@
-// Python's set(json.loads(text)) as graphwalks needs it: the keys of the set's elements, or an empty set where Python raises.
-import { PythonJsonDecodeError, pyJsonLoads } from "../sdk/python/json.js";
+// Python's set(json.loads(text)) as graphwalks and lc_niah need it: the keys of the set's elements, or an empty set where Python raises.
+import { PythonJsonDecodeError, pyJsonLoads } from "./json.js";
 
 type Parsed = string | boolean | null | Parsed[] | { dict: string[] } | { number: string; value: number };
 

@@ -1,5 +1,5 @@
-// MCQA answer extraction: the grading modes of NeMo Gym's mcqa server (boxed letter, option text, "Answer:" lines).
-import { pyIsAlpha, pyLen, pySplit, pyStrip, PY_WHITESPACE } from "../sdk/python/text.js";
+// Multiple-choice answer extraction shared by mcqa and gpqa_diamond: the grading modes of NeMo Gym's mcqa server (boxed letter, option text, "Answer:" lines).
+import { pyIsAlpha, pyLen, pySplit, pyStrip, PY_WHITESPACE } from "../python/text.js";
 
 /** A row's `options`: single-key objects mapping a letter to its option text (null texts are ignored). */
 export type Options = Record<string, string | null>[] | null | undefined;
