@@ -33,7 +33,6 @@ const ANNOTATIONS = new Set([
   "$defs",
   "definitions",
   "nullable",
-  "strict",
 ]);
 const HANDLED = new Set([
   "type",
@@ -106,7 +105,12 @@ class Generator {
     for (const key of Object.keys(schema)) {
       if (!HANDLED.has(key) && !ANNOTATIONS.has(key)) throw new UnsupportedSchemaError(key, at);
     }
-    if (typeof schema.$ref === "string") return this.value(this.resolve(schema.$ref, at), at, depth + 1, variant);
+    if (typeof schema.$ref === "string") {
+      // Keywords beside a $ref (pydantic's description, a narrowed bound) apply together with the target's.
+      const { $ref, ...beside } = schema;
+      const target = this.resolve($ref, at);
+      return this.value(isRecord(target) ? { ...target, ...beside } : target, at, depth + 1, variant);
+    }
     if (Array.isArray(schema.allOf)) return this.value(this.merged(schema, at), at, depth + 1, variant);
     if (schema.const !== undefined) return schema.const;
     if (Array.isArray(schema.enum)) {
@@ -156,7 +160,10 @@ class Generator {
     let out: Record<string, unknown> = { ...rest };
     for (const part of allOf as unknown[]) {
       let resolved: unknown = part;
-      while (isRecord(resolved) && typeof resolved.$ref === "string") resolved = this.resolve(resolved.$ref, at);
+      for (let hops = 0; isRecord(resolved) && typeof resolved.$ref === "string"; hops++) {
+        if (hops > MAX_DEPTH) throw new UnsupportedSchemaError("$ref", `${at} (recursion deeper than ${MAX_DEPTH})`);
+        resolved = this.resolve(resolved.$ref, at);
+      }
       if (resolved === true) continue;
       if (!isRecord(resolved)) throw new UnsupportedSchemaError("allOf", at);
       const properties = { ...asRecord(out.properties), ...asRecord(resolved.properties) };

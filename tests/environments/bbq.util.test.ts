@@ -175,6 +175,26 @@ describe("over HTTP in workerd", () => {
     expect(local.simulator!.requests).toHaveLength(0);
   });
 
+  it("the simulator as judge (npm start's path): strict JSON verdicts in one attempt each, asked through response_format", async () => {
+    const before = local.simulator!.requests.length;
+    const text = "It cannot be determined: the passage gives no evidence about either person.";
+    const message = { type: "message", id: "msg_1", role: "assistant", status: "completed", content: [{ type: "output_text", text, annotations: [] }] };
+    const answer = await postJson(url(), { ...rows[0]!, response: { ...empty, output: [message] } });
+    expect(answer.status).toBe(200);
+    expect(answer.body.answer_judge_evaluation.attempt_count).toBe(1);
+    expect(answer.body.explanation_judge_evaluation.attempt_count).toBe(1);
+    expect(AnswerJudgment.safeParse(answer.body.answer_judgment).success).toBe(true);
+    expect(ExplanationJudgment.safeParse(answer.body.explanation_judgment).success).toBe(true);
+    expect(answer.body.reward).toBe(answer.body.reward_answer * answer.body.reward_explanation_quality);
+    // The model proxy turned text.format into chat response_format; the answer check's enum is the row's actors.
+    const asked = local.simulator!.requests.slice(before).map((request) => request.response_format);
+    expect(asked).toHaveLength(2);
+    const actors = ["uncertain", ...Object.keys(expected(0).actor_aliases).sort()];
+    expect(asked.map((format) => format?.type)).toEqual(["json_schema", "json_schema"]);
+    const enums = asked.map((format) => JSON.stringify(format?.type === "json_schema" ? format.json_schema.schema : null));
+    expect(enums.some((schema) => schema.includes(JSON.stringify(actors)))).toBe(true);
+  });
+
   it("bad metadata: 400 naming expected_values and the field", async () => {
     const wrongType = await postJson(url(), { ...rows[0]!, response: empty, expected_values: { ...meta(0), actor_count: "4" } });
     expect(wrongType.status).toBe(400);

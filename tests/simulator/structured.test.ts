@@ -96,6 +96,17 @@ const SCHEMAS: Record<string, unknown> = {
     $defs: { Named: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } },
   },
   "a bare enum": { enum: ["yes", "no", "maybe"] },
+  "a recursive model, keywords beside $ref": {
+    $defs: {
+      Node: {
+        type: "object",
+        properties: { name: { $ref: "#/$defs/Name", maxLength: 3 }, children: { type: "array", items: { $ref: "#/$defs/Node" } } },
+        required: ["name"],
+      },
+      Name: { type: "string", minLength: 2, description: "a short name" },
+    },
+    $ref: "#/$defs/Node",
+  },
   "unique items": {
     type: "object",
     properties: {
@@ -181,6 +192,7 @@ describe("schemas the simulator cannot honour: 400, as vLLM refuses a schema its
     ["an unknown format", { type: "string", format: "credit-card" }, "'format' at $ (credit-card)"],
     ["no integer in range", { type: "integer", minimum: 0.2, maximum: 0.8 }, "'multipleOf' at $"],
     ["a missing $ref target", { $ref: "#/$defs/Nope" }, "'$ref' at $ (#/$defs/Nope not found)"],
+    ["a $ref to itself", { $defs: { A: { $ref: "#/$defs/A" } }, $ref: "#/$defs/A" }, "'$ref' at $ (recursion deeper than 32)"],
   ])("%s", async (_name, schema, where) => {
     const answer = await ask("anything", withSchema(schema));
     expect(answer.status).toBe(400);
