@@ -6,7 +6,9 @@ import { generate, type Generation, type Reply } from "./generation.js";
 import { sleep } from "./latency.js";
 import { decide, type PolicyDecision } from "./policy.js";
 import { chatCompletionRequestSchema, type ChatCompletionRequest, type ScriptedReply } from "./schema.js";
+import { structuredContent, UnsupportedSchemaError } from "./structured.js";
 import { promptTokenIds } from "./template.js";
+import { messageText } from "./text.js";
 
 /** What a handler wants done: send JSON, stream SSE chunks, drop the connection, or send a body cut short. */
 export type HttpResult =
@@ -92,7 +94,12 @@ function thought(decision: PolicyDecision): string {
   return `I should call ${decision.tool_calls.map((call) => call.name).join(", ")} to make progress.`;
 }
 
-function reply(request: ChatCompletionRequest, scripted: ScriptedReply | undefined, reasoning: boolean): Reply {
+/** A `response_format`'s JSON, as guided decoding would constrain the answer; null when the text is free. Throws UnsupportedSchemaError. */
+function structuredAnswer(request: ChatCompletionRequest): string | null {
+  return structuredContent(request.response_format, request.messages.map(messageText).join("\n"));
+}
+
+function reply(request: ChatCompletionRequest, scripted: ScriptedReply | undefined, reasoning: boolean, structured: string | null): Reply {
   if (scripted) {
     const calls = (scripted.tool_calls ?? []).map((call) => ({ name: call.name, arguments: argumentsText(call.arguments) }));
     return {
@@ -102,7 +109,8 @@ function reply(request: ChatCompletionRequest, scripted: ScriptedReply | undefin
       ...(scripted.finish_reason ? { finish_reason: scripted.finish_reason } : {}),
     };
   }
-  const decision = decide(request);
+  // Guided decoding leaves the model only the schema's JSON to write: no tool calls, no prose.
+  const decision: PolicyDecision = structured === null ? decide(request) : { content: structured, tool_calls: [] };
   return {
     content: decision.content,
     reasoning: thinks(request, reasoning) ? thought(decision) : null,
@@ -159,6 +167,13 @@ export async function handleChat(body: string, state: ChatState): Promise<HttpRe
   const parsed = chatCompletionRequestSchema.safeParse(json.value);
   if (!parsed.success) return zodProblem(parsed.error);
   const request = parsed.data;
+  let structured: string | null;
+  try {
+    structured = structuredAnswer(request);
+  } catch (error) {
+    if (error instanceof UnsupportedSchemaError) return badRequest(error.message, "response_format");
+    throw error;
+  }
 
   const promptIds = promptTokenIds(request);
   const asked = request.max_completion_tokens ?? request.max_tokens ?? null;
@@ -178,7 +193,7 @@ export async function handleChat(body: string, state: ChatState): Promise<HttpRe
   if (failed) return failed;
 
   // Without max_tokens vLLM lets the model run to the end of the context window.
-  const generation = generate(reply(request, scripted, state.reasoning), asked ?? state.maxModelLen - promptIds.length);
+  const generation = generate(reply(request, scripted, state.reasoning, structured), asked ?? state.maxModelLen - promptIds.length);
   remember(state.generations, record(promptIds, generation));
   const shape: AnswerShape = {
     // vLLM echoes the model it serves; echoing the request's name keeps clients that check it happy.

@@ -39,6 +39,22 @@ export const toolChoiceSchema = z.union([
   z.looseObject({ type: z.literal("function"), function: z.looseObject({ name: z.string() }) }),
 ]);
 
+/** vLLM's ResponseFormat: `json_schema` carries `{ name, schema?, strict? }` (the schema under the key `schema`). */
+export const responseFormatSchema = z.discriminatedUnion("type", [
+  z.looseObject({ type: z.literal("text") }),
+  z.looseObject({ type: z.literal("json_object") }),
+  z.looseObject({
+    type: z.literal("json_schema"),
+    json_schema: z.looseObject({
+      name: z.string(),
+      description: z.string().nullish(),
+      schema: z.union([jsonSchemaSchema, z.boolean()]).nullish(),
+      strict: z.boolean().nullish(),
+    }),
+  }),
+]);
+export type ResponseFormat = z.infer<typeof responseFormatSchema>;
+
 export const chatCompletionRequestSchema = z.looseObject({
   model: z.string().optional(),
   messages: z.array(messageSchema).min(1, "messages must contain at least one message"),
@@ -46,6 +62,7 @@ export const chatCompletionRequestSchema = z.looseObject({
   tool_choice: toolChoiceSchema.nullish(),
   parallel_tool_calls: z.boolean().nullish(),
   stream: z.boolean().nullish(),
+  response_format: responseFormatSchema.nullish(),
   stream_options: z.looseObject({ include_usage: z.boolean().nullish() }).nullish(),
   max_tokens: z.number().int().nullish(),
   max_completion_tokens: z.number().int().nullish(),

@@ -5,7 +5,8 @@ import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { FIXTURES, fixtureNames, fixtureRollouts, fixtureRows } from "../helpers/fixtures.js";
 
-const WITHOUT_ROLLOUTS = new Set(["multichallenge", "jailbreak_detection", "genrm_compare", "over_refusal_detection"]);
+// bbq: NeMo Gym's file holds judged references without response items (kept as live_reference_rollouts.jsonl, see tests/environments/bbq.test.ts).
+const WITHOUT_ROLLOUTS = new Set(["multichallenge", "jailbreak_detection", "genrm_compare", "over_refusal_detection", "bbq"]);
 
 describe("NeMo Gym fixtures", () => {
   const names = fixtureNames();
