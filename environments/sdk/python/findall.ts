@@ -1,5 +1,5 @@
 // Python `re` patterns (datasets' template_metadata.output_regex) compiled to JS RegExp, with Python's findall.
-import { buildRegExp, nextCodePoint, searchFrom, translatePythonRegex, type TranslatedRegex } from "./regex.js";
+import { advancingRegExp, buildRegExp, pythonMatches, translatePythonRegex, type TranslatedRegex } from "./regex.js";
 
 export { PythonRegexError, UnsupportedPythonRegex } from "./regex.js";
 
@@ -27,13 +27,6 @@ export function compilePython(pattern: string, ignoreCase: boolean): Compiled {
   return compiled;
 }
 
-/** The non-empty-match variant: group 1 holds the rest of the input, and the match may not end where it started. */
-function advanceRegex(compiled: Compiled): RegExp {
-  // Python's groups are named, so the unnamed lookahead group is \1 and shifts no reference.
-  compiled.advance ??= buildRegExp(`(?=([\\s\\S]*))(?:${compiled.source})(?!\\1$)`, flagsOf(compiled, "y"), compiled.pattern);
-  return compiled.advance;
-}
-
 /**
  * Python's re.findall: whole matches without groups, the group with one, arrays (tuples) with several
  * (unmatched groups are ""). After an empty match Python still accepts a non-empty match at the same
@@ -43,27 +36,13 @@ export function pythonFindall(pattern: string, text: string, ignoreCase: boolean
   const compiled = compilePython(pattern, ignoreCase);
   const { search, groups } = compiled;
   const found: (string | string[])[] = [];
-  let position = 0;
-  let mustAdvance = false;
-  while (position <= text.length) {
-    let match: RegExpExecArray | null = null;
-    if (mustAdvance) {
-      const advance = advanceRegex(compiled);
-      advance.lastIndex = position;
-      match = advance.exec(text);
-    }
-    if (!match) {
-      match = searchFrom(search, text, mustAdvance ? nextCodePoint(text, position) : position);
-    }
-    if (!match) break;
+  const advance = () => (compiled.advance ??= advancingRegExp(compiled.source, compiled.ignoreCase, pattern));
+  for (const match of pythonMatches(search, advance, text)) {
     const named = match.groups;
     const group = (i: number) => named?.[`g${i}`] ?? "";
     if (groups === 0) found.push(match[0]);
     else if (groups === 1) found.push(group(1));
     else found.push(Array.from({ length: groups }, (_, i) => group(i + 1)));
-    const end = match.index + match[0].length;
-    mustAdvance = end === match.index;
-    position = end;
   }
   return found;
 }

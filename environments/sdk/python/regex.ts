@@ -94,3 +94,45 @@ export function searchFrom(regex: RegExp, text: string, from: number): RegExpExe
   }
   return null;
 }
+
+const advancing = new Map<string, RegExp>();
+
+/**
+ * The non-empty-match variant of a translated pattern (Python's must_advance after an empty match): sticky, group 1
+ * holds the rest of the input, and the match may not end where it started. Python's groups are named (g<n>), so the
+ * unnamed group shifts no reference.
+ */
+export function advancingRegExp(source: string, ignoreCase: boolean, pattern: string): RegExp {
+  const key = `${ignoreCase ? "i" : "-"}${source}`;
+  let advance = advancing.get(key);
+  if (!advance) {
+    advance = buildRegExp(`(?=([\\s\\S]*))(?:${source})(?!\\1$)`, `yu${ignoreCase ? "i" : ""}`, pattern);
+    if (advancing.size >= 256) advancing.clear();
+    advancing.set(key, advance);
+  }
+  return advance;
+}
+
+/**
+ * Python's matches of a pattern over a text, left to right (findall, finditer, sub): after an empty match a non-empty
+ * one may still start at the same place (JS's own iteration steps past it), and none starts inside a surrogate pair.
+ * `search` is the global translation; `advance` its advancingRegExp, made only if an empty match asks for it.
+ */
+export function* pythonMatches(search: RegExp, advance: () => RegExp, text: string): Generator<RegExpExecArray> {
+  let position = 0;
+  let mustAdvance = false;
+  while (position <= text.length) {
+    let match: RegExpExecArray | null = null;
+    if (mustAdvance) {
+      const sticky = advance();
+      sticky.lastIndex = position;
+      match = sticky.exec(text);
+    }
+    match ??= searchFrom(search, text, mustAdvance ? nextCodePoint(text, position) : position);
+    if (!match) return;
+    yield match;
+    const end = match.index + match[0].length;
+    mustAdvance = end === match.index;
+    position = end;
+  }
+}
