@@ -26,7 +26,7 @@ async function drain(c: AppContext): Promise<void> {
 function routesFor(environment: Environment) {
   const routes = new Hono<{ Bindings: EnvironmentBindings }>();
   routes.get("/health", (c) => c.json({ status: "ok", environment: environment.name }));
-  routes.get("/tools", async (c) => c.json(await toolsAnswer(environment, c.env as unknown as Record<string, unknown>)));
+  routes.get("/tools", async (c) => c.json(await toolsAnswer(environment, c.env)));
   routes.post("/aggregate_metrics", async (c) => {
     const request = parseOr400(AggregateMetricsRequest, await readJson(c), "aggregate_metrics request");
     return c.json(environmentMetrics(environment, request.verify_responses));

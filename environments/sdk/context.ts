@@ -14,7 +14,7 @@ export interface ContextParts {
   models: ModelBindings;
   sql?: SqlStorage;
   /** The Worker's env (or a process's configuration): `ctx.secret(name)` reads a string binding of it. */
-  secrets?: Record<string, unknown>;
+  secrets?: object;
   /** The session's sandbox, for an environment that declares one: its spec, the deployment's provider, where its record lives. */
   sandbox?: { spec: SandboxSpec; provider: () => SandboxProvider; records: SandboxRecords };
 }
@@ -33,7 +33,12 @@ export function toolContext(parts: ContextParts): ToolContext<unknown> {
   };
   if (parts.sql) context.sql = parts.sql;
   const secrets = parts.secrets;
-  if (secrets) context.secret = (name) => (typeof secrets[name] === "string" ? secrets[name] : undefined);
+  if (secrets) {
+    context.secret = (name) => {
+      const value: unknown = Reflect.get(secrets, name);
+      return typeof value === "string" ? value : undefined;
+    };
+  }
   const sandbox = parts.sandbox;
   if (sandbox) {
     // Made on first use: the provider (and its configuration check) only when a tool touches the sandbox.

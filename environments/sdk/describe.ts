@@ -19,17 +19,20 @@ export function describeEnvironment(environment: Environment): EnvironmentDescri
 }
 
 /** The description with the tools of the environment's MCP servers (listed over the network, so async) after the native ones. */
-export async function describeWithSources(environment: Environment, secrets: Record<string, unknown> = {}): Promise<EnvironmentDescription> {
+export async function describeWithSources(environment: Environment, secrets: object = {}): Promise<EnvironmentDescription> {
   const description = describeEnvironment(environment);
   if (environment.kind !== "simple" || !environment.mcpServers || description.kind !== "simple") return description;
   const { mcpFunctionTools } = await import("./mcp/sources.js");
   const signal = AbortSignal.timeout(OPERATION_TIMEOUT_MS);
-  const secret = (name: string) => (typeof secrets[name] === "string" ? secrets[name] : undefined);
+  const secret = (name: string) => {
+    const value: unknown = Reflect.get(secrets, name);
+    return typeof value === "string" ? value : undefined;
+  };
   return { ...description, tools: [...description.tools, ...(await mcpFunctionTools(environment, { sessionId: "", signal, secret }))] };
 }
 
 /** GET /tools: the description, with `environment` for the name as it has always answered. */
-export async function toolsAnswer(environment: Environment, secrets?: Record<string, unknown>): Promise<Record<string, unknown>> {
+export async function toolsAnswer(environment: Environment, secrets?: object): Promise<Record<string, unknown>> {
   // The examples are the dashboard's: /tools answers as NeMo Gym's does.
   const { name, examples: _examples, ...rest } = await describeWithSources(environment, secrets);
   return { environment: name, ...rest };

@@ -61,7 +61,7 @@ export abstract class EnvironmentSession extends DurableObject<EnvironmentEnv> i
       state: this.#state,
       signal: bound,
       models: { judge: this.env.JUDGE },
-      secrets: this.env as unknown as Record<string, unknown>,
+      secrets: this.env,
       sql: this.ctx.storage.sql,
       sandbox,
     });

@@ -62,8 +62,7 @@ export abstract class EnvironmentEntrypoint extends WorkerEntrypoint<Environment
 
   async describe(): Promise<EnvironmentDescription> {
     // An environment with MCP servers lists their tools each time (each server's listing is kept once made).
-    if (this.environment.kind === "simple" && this.environment.mcpServers)
-      return describeWithSources(this.environment, this.env as unknown as Record<string, unknown>);
+    if (this.environment.kind === "simple" && this.environment.mcpServers) return describeWithSources(this.environment, this.env);
     return descriptionOf(this.environment);
   }
 

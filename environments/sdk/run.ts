@@ -36,7 +36,7 @@ function run(call: SessionCall, sessionId: string, opens: boolean): Promise<Outc
   let bounded: AbortSignal | undefined;
   const bound = () => (bounded ??= signal ? AbortSignal.any([signal, AbortSignal.timeout(OPERATION_TIMEOUT_MS)]) : AbortSignal.timeout(OPERATION_TIMEOUT_MS));
   const started = Date.now();
-  const context = toolContext({ sessionId, state: noState, signal: bound, models: { judge: env.JUDGE }, secrets: env as unknown as Record<string, unknown> });
+  const context = toolContext({ sessionId, state: noState, signal: bound, models: { judge: env.JUDGE }, secrets: env });
   return performAny(environment, operation, body, context, trusted).then((outcome) =>
     logOutcome(environmentLog(env, environment.name), operation, { ...outcome, body: plainData(outcome.body) }, started),
   );

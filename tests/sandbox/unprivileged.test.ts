@@ -25,7 +25,22 @@ const signal = () => AbortSignal.timeout(60_000);
 const run = (box: SandboxHandle, request: RunRequest): Promise<RunResult> => provider.run(box, request, signal());
 const python = (code: string, extra: Omit<RunRequest, "command"> = {}): RunRequest => ({ command: ["python", "-c", code], ...extra });
 
+/** Folders above the checkout that `nobody` may not pass (a CI's 0700 temp folder), opened for passing (o+x) here only. */
+const opened: [string, number][] = [];
+function letThrough(folder: string): void {
+  for (let at = folder; ; at = path.dirname(at)) {
+    const mode = statSync(at).mode & 0o7777;
+    if (!(mode & 0o001)) {
+      chmodSync(at, mode | 0o001);
+      opened.push([at, mode]);
+    }
+    if (at === path.dirname(at)) return;
+  }
+}
+
 beforeAll(async () => {
+  // A real user's checkout is their own; root's may sit where nobody can pass, and the service runs from it.
+  if (asRoot) letThrough(PROJECT_ROOT);
   dir = mkdtempSync(path.join(tmpdir(), "edgegym-unprivileged-"));
   chmodSync(dir, 0o755);
   const runtime = path.join(dir, "runtime");
@@ -65,6 +80,7 @@ afterAll(async () => {
   }
   listener?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
+  for (const [at, mode] of opened.reverse()) chmodSync(at, mode);
 });
 
 describe(`the local sandbox service as an ordinary user (uid ${serviceUid})`, () => {
