@@ -1,6 +1,6 @@
 // The Python operations NeMo Gym's workplace tools apply to whatever JSON the model sends: truthiness, str(), .lower(), in, <, int().
 import { pyEqual, pyFloatRepr, pyTruthy } from "../sdk/index.js";
-import { pyIntOf, pyZfill, PyError as SdkPyError } from "../sdk/python/index.js";
+import { pyCompareStr, pyIntOf, pyZfill, PyError as SdkPyError } from "../sdk/python/index.js";
 
 /** A JSON scalar as the tools receive and store it (arrays and objects are refused before a tool runs). */
 export type PyValue = string | number | boolean | null;
@@ -51,24 +51,13 @@ export function inString(needle: PyValue, haystack: PyValue): boolean {
 /** `value in [...]`: membership by ==. */
 export const inList = (value: PyValue, list: readonly PyValue[]): boolean => list.some((item) => equal(value, item));
 
-/** Python orders str by code point (JS's < orders UTF-16 units; they differ past the BMP). */
-function compareStrings(a: string, b: string): number {
-  const x = [...a];
-  const y = [...b];
-  for (let i = 0; i < Math.min(x.length, y.length); i++) {
-    const d = x[i]!.codePointAt(0)! - y[i]!.codePointAt(0)!;
-    if (d !== 0) return d;
-  }
-  return x.length - y.length;
-}
-
 const asNumber = (value: PyValue): number | undefined => (typeof value === "number" ? value : typeof value === "boolean" ? Number(value) : undefined);
 
 /** `a op b` for <, <=, >, >=: str with str, numbers (bool is an int) with numbers, TypeError otherwise. */
 export function compare(a: PyValue, op: "<" | "<=" | ">" | ">=", b: PyValue): boolean {
   let d: number;
   const [x, y] = [asNumber(a), asNumber(b)];
-  if (typeof a === "string" && typeof b === "string") d = compareStrings(a, b);
+  if (typeof a === "string" && typeof b === "string") d = pyCompareStr(a, b);
   else if (x !== undefined && y !== undefined) d = x - y;
   else throw new PyError("TypeError", `'${op}' not supported between instances of '${typeName(a)}' and '${typeName(b)}'`);
   if (Number.isNaN(d)) return false;

@@ -1,6 +1,6 @@
 // Python's < and sorted() on JSON-like values: numbers across int/float/bool exactly, str by code point, lists item by item.
 import { PyError } from "./errors.js";
-import { pyEqual } from "./values.js";
+import { pyItemEqual } from "./values.js";
 
 /** A Python value as this layer models parsed JSON: int is bigint, float is number, dict a plain record. */
 export type PyValue = null | boolean | bigint | number | string | PyValue[] | { [key: string]: PyValue };
@@ -34,22 +34,27 @@ export function pyLess(a: unknown, b: unknown): boolean {
   if (typeof a === "string" && typeof b === "string") return codePointLess(a, b);
   if (Array.isArray(a) && Array.isArray(b)) {
     const n = Math.min(a.length, b.length);
-    for (let i = 0; i < n; i++) if (!pyEqual(a[i], b[i])) return pyLess(a[i], b[i]);
+    for (let i = 0; i < n; i++) if (!pyItemEqual(a[i], b[i])) return pyLess(a[i], b[i]);
     return a.length < b.length;
   }
   throw new PyError("TypeError", `'<' not supported between instances of '${pyTypeName(a)}' and '${pyTypeName(b)}'`);
 }
 
-/** JS's < on strings compares UTF-16 units, which orders astral characters before U+E000–U+FFFF; Python compares code points. */
-function codePointLess(a: string, b: string): boolean {
+/**
+ * Python's ordering of two str, as a sign: by code point. JS's < compares UTF-16 units, which orders astral characters
+ * before U+E000–U+FFFF.
+ */
+export function pyCompareStr(a: string, b: string): number {
   const x = [...a];
   const y = [...b];
   const n = Math.min(x.length, y.length);
   for (let i = 0; i < n; i++) {
-    if (x[i] !== y[i]) return x[i]!.codePointAt(0)! < y[i]!.codePointAt(0)!;
+    if (x[i] !== y[i]) return x[i]!.codePointAt(0)! - y[i]!.codePointAt(0)!;
   }
-  return x.length < y.length;
+  return x.length - y.length;
 }
+
+const codePointLess = (a: string, b: string): boolean => pyCompareStr(a, b) < 0;
 
 /** sorted(values, key=key, reverse=reverse): a stable merge sort that, like Python's, only asks `<`. */
 export function pySorted<T>(values: readonly T[], key: (value: T) => unknown = (v) => v, reverse = false): T[] {

@@ -15,8 +15,19 @@ function bigintEquals(big: bigint, other: unknown, asNumber: AsNumber): boolean 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
+ * Python's `a == b` between two items of containers: identity first, as CPython's list and dict comparison does. Every
+ * NaN that `json.loads` makes is one object (its parse_constant hands out the same `float('nan')`), so two parsed NaN
+ * items are the same object: `json.loads("[NaN]") == json.loads("[NaN]")` is True, where `nan == nan` is False.
+ */
+export function pyItemEqual(a: unknown, b: unknown, asNumber: AsNumber = plainNumber): boolean {
+  if (typeof a === "number" && typeof b === "number" && Number.isNaN(a) && Number.isNaN(b)) return true;
+  return pyEqual(a, b, asNumber);
+}
+
+/**
  * Python's `a == b`. Containers compare items by identity first, as CPython does (so a list holding NaN equals
- * itself); undefined counts as None. `asNumber` lets a caller's own float wrapper compare as its value.
+ * itself, and one parsed NaN equals another: `pyItemEqual`); undefined counts as None. `asNumber` lets a caller's own
+ * float wrapper compare as its value.
  */
 export function pyEqual(a: unknown, b: unknown, asNumber: AsNumber = plainNumber): boolean {
   if (a === b && typeof a === "object") return true;
@@ -26,11 +37,11 @@ export function pyEqual(a: unknown, b: unknown, asNumber: AsNumber = plainNumber
   const y = asNumber(b);
   if (x !== undefined || y !== undefined) return x === y;
   if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => pyEqual(v, b[i], asNumber));
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => pyItemEqual(v, b[i], asNumber));
   }
   if (isRecord(a) && isRecord(b)) {
     const keys = Object.keys(a);
-    return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && pyEqual(a[k], b[k], asNumber));
+    return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && pyItemEqual(a[k], b[k], asNumber));
   }
   return (a ?? null) === (b ?? null);
 }

@@ -2,6 +2,7 @@
 // regex pieces (Python's \w, \s and \b are Unicode-aware; JavaScript's \b and \w are ASCII-only).
 import { PY_WHITESPACE, PY_WORD, pyLstrip, pyRstrip, pySplit, pyStrip } from "../../../sdk/python/text.js";
 import { wordBoundary } from "../../../sdk/python/regex-lexer.js";
+import { pyCompareStr } from "../../../sdk/python/order.js";
 import { pyEqual, pyTruthy } from "../../../sdk/python/values.js";
 
 /** Python's `\w` (and str.isalnum() plus "_"): letters, numbers and the underscore. */
@@ -80,7 +81,7 @@ export function lt(a: unknown, b: unknown): boolean {
   const x = asNumber(a);
   const y = asNumber(b);
   if (x !== undefined && y !== undefined) return x < y;
-  if (typeof a === "string" && typeof b === "string") return compareStrings(a, b) < 0;
+  if (typeof a === "string" && typeof b === "string") return pyCompareStr(a, b) < 0;
   throw new PyError("TypeError", `'<' not supported between instances of '${typeName(a)}' and '${typeName(b)}'`);
 }
 
@@ -97,17 +98,6 @@ export function gt(a: unknown, b: unknown): boolean {
 
 /** Python's `==` on JSON values (1 == 1.0 == True). */
 export const eq = (a: unknown, b: unknown): boolean => pyEqual(a, b);
-
-/** Python orders strings by code point; JavaScript's default comparison is by UTF-16 unit. */
-export function compareStrings(a: string, b: string): number {
-  const x = [...a];
-  const y = [...b];
-  for (let i = 0; i < Math.min(x.length, y.length); i++) {
-    const d = x[i]!.codePointAt(0)! - y[i]!.codePointAt(0)!;
-    if (d !== 0) return d;
-  }
-  return x.length - y.length;
-}
 
 /** sorted(values) for a list of strings or numbers; mixed types raise as in Python. */
 export function sorted(values: unknown[]): unknown[] {
