@@ -7,6 +7,7 @@
  * agent_ref.name in the bundled data resolves and is discovered.
  */
 export const AGENT_NAMES: Readonly<Record<string, readonly string[]>> = {
+  conversational_tool_use_simulation: ["conversational_tool_use_agent"],
   equivalence_rule: ["lc_equivalence_rule_simple_agent"],
   evalplus: ["human_eval_evalplus_simple_agent"],
   example_multi_turn_gymnasium: ["example_multi_turn_gymnasium_agent"],
