@@ -37,3 +37,14 @@ export function environmentFromAgentName(agentName: string, known: readonly stri
   }
   return undefined;
 }
+
+/**
+ * The routes of an environment with a simulated user (NeMo Gym's conversational_tool_use_simulation): its agent runs the
+ * conversation loop over them, and a row brings its own tools (the environment simulates them), not these.
+ */
+export const CONVERSATION_ROUTES = ["next_user_message", "record_agent_outputs", "execute_agent_tool_call", "record_agent_step_limit"] as const;
+
+/** Whether tools by these names are an environment's conversation routes. */
+export function servesConversation(toolNames: readonly string[]): boolean {
+  return CONVERSATION_ROUTES.every((route) => toolNames.includes(route));
+}

@@ -1,5 +1,6 @@
 // A rollout with a simulated user (NeMo Gym's conversational_tool_use agent): user turn → policy → simulated tools → … → verify.
 import type { EnvironmentDescription } from "../../contracts/rpc.js";
+import { servesConversation } from "../../protocol/agents.js";
 import type { DatasetRow, FunctionCallItem, Item, Response as ResponsesResponse, Usage } from "../../protocol/index.js";
 import { environmentCall, expectOk, modelTurn, type RolloutLimits, type RolloutParts } from "./calls.js";
 import { RolloutFailure } from "./failure.js";
@@ -8,8 +9,7 @@ import { accumulateUsage } from "./usage.js";
 /** An environment that serves NeMo Gym's conversation routes has a simulated user: this loop runs it. */
 export function simulatesUser(description: EnvironmentDescription): boolean {
   if (description.kind !== "simple") return false;
-  const names = new Set(description.tools.map((tool) => tool.name));
-  return ["next_user_message", "record_agent_outputs", "execute_agent_tool_call", "record_agent_step_limit"].every((name) => names.has(name));
+  return servesConversation(description.tools.map((tool) => tool.name));
 }
 
 type Json = Record<string, unknown>;
