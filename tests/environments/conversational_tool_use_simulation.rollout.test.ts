@@ -122,4 +122,31 @@ describe("a multi-turn rollout with a simulated user", () => {
     );
     expect(local.simulator!.requests).toHaveLength(5);
   });
+
+  it("max_steps: a call at the step cap is recorded, not executed; the trajectory ends excessive_length", async () => {
+    local.simulator!.script({ content: "Status of order 42, please." }, { tool_calls: [{ name: "lookup_order", arguments: { order_id: "42" } }] });
+    const answer = await postJson(`${local.url}/run?max_steps=1`, row);
+    expect(answer.status, JSON.stringify(answer.body).slice(0, 500)).toBe(200);
+    const record = answer.body as Json;
+    expect(record).toMatchObject({
+      reward: 0,
+      terminal_state: "incomplete",
+      trajectory_invalid_reasons: ["excessive_length"],
+      failure_labels: ["trajectory_failure"],
+    });
+    expect(record.result.trajectory.terminal_error).toBe("The maximum number of agent steps of 1 has been reached");
+    expect(record.result.trajectory.messages.map((m: Json) => m.type)).toEqual(["text", "tool_call"]);
+    expect(record.response.output.map((i: Json) => i.type)).toEqual(["function_call"]);
+    // The user and the policy only: no tool simulator, no judge.
+    expect(local.simulator!.requests).toHaveLength(2);
+  });
+
+  it("a user model that fails is infrastructure: the rollout fails (environment_error), it is not scored", async () => {
+    local.simulator!.script({ status: 500, error: "user model down" });
+    const answer = await postJson(`${local.url}/run`, row);
+    expect(answer.status).toBe(502);
+    expect(answer.body.error.code).toBe("environment_error");
+    expect(answer.body.error.message).toContain("/next_user_message answered 500");
+    expect(answer.body.error.message).toContain("the user model: answered 502 upstream_failed");
+  });
 });
