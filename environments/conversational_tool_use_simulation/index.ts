@@ -2,6 +2,7 @@
 import { EdgegymError } from "../../protocol/index.js";
 import { defineEnvironment, type ToolContext, z } from "../sdk/index.js";
 import { type Conversation, ConversationState, failureLabelFor, InvalidReason, normalizedDoc, normalizedParams, recordFailure, Task } from "./state.js";
+import { conversationKeyMetrics, conversationMetrics } from "./metrics.js";
 import { seedConversation } from "./seed.js";
 import { executeToolCall, nextUserMessage, recordOutputs, recordStepLimit, sessionResume } from "./turns.js";
 import { type VerifyConfig, verifyConversation } from "./verify.js";
@@ -49,6 +50,8 @@ export function conversationalToolUse(config: VerifyConfig = DEFAULT_CONFIG) {
     task: Task,
     state: ConversationState,
     maxSteps: MAX_AGENT_STEPS,
+    computeMetrics: conversationMetrics,
+    keyMetrics: conversationKeyMetrics,
     tools: {
       session_tools: {
         description: "The session's generated tools as Responses API function tools.",

@@ -407,6 +407,39 @@ describe("NeMo Gym's test_app.py", () => {
   }
 });
 
+describe("NeMo Gym's metrics tests", () => {
+  it("test_compute_metrics_reports_transfer_enforcement_rates", () => {
+    const environment = conversationalToolUse();
+    const metrics = environment.computeMetrics!([
+      [
+        { transferred: true, transfer_ground_truth_mismatch: true, judge_skipped_for_transfer_mismatch: true, reward: 0 },
+        { transferred: false, transfer_ground_truth_mismatch: false, judge_skipped_for_transfer_mismatch: false, reward: 1 },
+      ],
+    ] as never);
+    expect(metrics).toMatchObject({
+      "conversational_tool_use/transfer_rate": 0.5,
+      "conversational_tool_use/transfer_ground_truth_mismatch_rate": 0.5,
+      "conversational_tool_use/transfer_mismatch_judge_skip_rate": 0.5,
+      "conversational_tool_use/agent_failure_rate": 0,
+    });
+    expect(environment.computeMetrics!([])).toEqual({});
+  });
+
+  it("test_get_key_metrics_returns_headline_metric_dict", () => {
+    const rates = {
+      "conversational_tool_use/transfer_rate": 0.1,
+      "conversational_tool_use/transfer_ground_truth_mismatch_rate": 0.05,
+      "conversational_tool_use/transfer_mismatch_judge_skip_rate": 0.05,
+      "conversational_tool_use/tool_schema_failure_rate": 0.2,
+      "conversational_tool_use/user_failure_rate": 0.3,
+      "conversational_tool_use/agent_failure_rate": 0.35,
+      "conversational_tool_use/tool_failure_rate": 0.4,
+    };
+    const metrics = { "mean/reward": 0.75, "reward/std": 0.25, ...rates, "conversational_tool_use/other_metric": 99 };
+    expect(conversationalToolUse().keyMetrics!(metrics)).toEqual({ "mean/reward": 0.75, ...rates });
+  });
+});
+
 describe("edge cases of the port", () => {
   it("a route before /seed_session is NeMo Gym's 400", async () => {
     const s = setup();
