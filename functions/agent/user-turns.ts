@@ -26,6 +26,9 @@ function messageText(item: Item): string {
     .join("\n");
 }
 
+/** The tool output the policy sees: the simulator's raw text, or the error object as JSON. */
+const outputText = (answer: Json): string => (typeof answer.output === "string" ? answer.output : JSON.stringify(answer.output ?? ""));
+
 const isMessage = (item: Item) => item.type === "message" && (item as { role?: unknown }).role === "assistant";
 
 /** The response as the agent uses it: one call unless parallel_tool_calls, no empty messages (NeMo Gym's filters). */
@@ -59,9 +62,19 @@ async function converse(move: Move, row: DatasetRow, parts: RolloutParts, limits
   const produced: Item[] = [];
   let usage: Usage | undefined;
   let last: ResponsesResponse | undefined;
-  // seed_first_user_message: with no user message in the row, the simulated user opens.
-  if (!input.some((item) => (item as { role?: unknown }).role === "user")) {
-    if (!(await userTurn(move, produced, true)).goOn) return { produced, last, usage };
+  // A row with no conversation yet: the simulated user opens (seed_first_user_message). A prefilled one resumes where
+  // it stopped, as the session (hydrated from the same history) says: user, pending tool calls, the policy, or the end.
+  const conversational = input.some((item) => item.type !== "reasoning" && !["system", "developer"].includes(String((item as { role?: unknown }).role)));
+  const resume = conversational ? await move("session_resume", {}) : { next_actor: "user" };
+  if (resume.next_actor === "terminal") return { produced, last, usage };
+  if (resume.next_actor === "user" && !(await userTurn(move, produced, true)).goOn) return { produced, last, usage };
+  if (resume.next_actor === "environment") {
+    const pending = Array.isArray(resume.pending_tool_calls) ? (resume.pending_tool_calls as Json[]) : [];
+    for (const call of pending) {
+      const answer = await move("execute_agent_tool_call", { ...call, response: null });
+      produced.push({ type: "function_call_output", call_id: String(call.tool_call_id), output: outputText(answer) } as Item);
+      if (answer.should_continue === false) return { produced, last, usage };
+    }
   }
   for (let step = 1; ; step++) {
     const response = await modelTurn(parts, { ...params, input: [...input, ...produced] }, sessionId, limits);
@@ -90,8 +103,7 @@ async function converse(move: Move, row: DatasetRow, parts: RolloutParts, limits
       let goOn = true;
       for (const call of calls) {
         const answer = await move("execute_agent_tool_call", { tool_name: call.name, tool_call_id: call.call_id, arguments: call.arguments, response: last });
-        const out = typeof answer.output === "string" ? answer.output : JSON.stringify(answer.output ?? "");
-        produced.push({ type: "function_call_output", call_id: call.call_id, output: out } as Item);
+        produced.push({ type: "function_call_output", call_id: call.call_id, output: outputText(answer) } as Item);
         if (answer.should_continue === false) {
           goOn = false;
           break;

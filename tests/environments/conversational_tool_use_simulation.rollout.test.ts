@@ -149,4 +149,41 @@ describe("a multi-turn rollout with a simulated user", () => {
     expect(answer.body.error.message).toContain("/next_user_message answered 500");
     expect(answer.body.error.message).toContain("the user model: answered 502 upstream_failed");
   });
+
+  it("a prefilled history ending in a pending call resumes with the tool simulator, then the policy", async () => {
+    local.simulator!.script(
+      { content: '{"status": "shipped"}' }, // the tool simulator answers the prefilled call
+      { content: "Order 42 has shipped." }, // the policy
+      { content: "###STOP###" }, // the user
+      yes,
+      yes,
+      yes,
+      yes,
+      yes,
+      yes,
+    );
+    const input = [
+      { role: "system", content: "You are a customer service agent." },
+      { role: "user", content: "Check order 42." },
+      { type: "function_call", call_id: "c1", name: "lookup_order", arguments: '{"order_id": "42"}' },
+    ];
+    const answer = await postJson(`${local.url}/run`, { ...row, responses_create_params: { ...row.responses_create_params, input } });
+    expect(answer.status, JSON.stringify(answer.body).slice(0, 500)).toBe(200);
+    const record = answer.body as Json;
+    expect(record).toMatchObject({ reward: 1, terminal_state: "complete", num_tool_calls: 1, num_tool_results: 1 });
+    expect(record.result.trajectory.prefill_message_count).toBe(2);
+    expect(record.result.trajectory.messages.map((m: Json) => [m.source, m.type])).toEqual([
+      ["user", "text"],
+      ["agent", "tool_call"],
+      ["environment", "tool_execution"],
+      ["agent", "text"],
+      ["user", "text"],
+    ]);
+    // The tool simulator was asked about the pending call (the prefilled-call prompt), before any policy turn.
+    const requests = local.simulator!.requests as Json[];
+    expect(requests[0].messages.at(-1).content).toBe(
+      '<conversation>\n<customer>\nCheck order 42.\n</customer>\n</conversation>\n\nTool to execute: lookup_order\nArguments for tool execution: {"order_id": "42"}',
+    );
+    expect(record.response.output.map((i: Json) => i.type)).toEqual(["function_call_output", "message"]);
+  });
 });
