@@ -8,7 +8,13 @@ import { executeToolCall, nextUserMessage, recordOutputs, recordStepLimit, sessi
 import { type VerifyConfig, verifyConversation } from "./verify.js";
 
 /** NeMo Gym's configs/conversational_tool_use_simulation.yaml (generation_attempts 3, message-level verification). */
-export const DEFAULT_CONFIG: VerifyConfig = { generationAttempts: 3, enableLlmJudge: true, enableTermination: true, enforceTransferGroundTruth: true };
+export const DEFAULT_CONFIG: VerifyConfig = {
+  generationAttempts: 3,
+  enableLlmJudge: true,
+  enableTermination: true,
+  enforceTransferGroundTruth: true,
+  verificationType: "message",
+};
 
 /** The conversation loop's cap on policy responses (the agent's max_agent_steps). */
 export const MAX_AGENT_STEPS = 50;

@@ -2,6 +2,7 @@
 import type { Models } from "../../contracts/context.js";
 import { formatMessage, formatMessageList } from "./format.js";
 import { JudgeError } from "../sdk/judge.js";
+import { verifyCombined } from "./combined.js";
 import { judgeEvaluation } from "./judge.js";
 import * as P from "./prompts.js";
 import { pyFormat } from "../sdk/python/index.js";
@@ -12,6 +13,8 @@ export interface VerifyConfig {
   enableLlmJudge: boolean;
   enableTermination: boolean;
   enforceTransferGroundTruth: boolean;
+  /** NeMo Gym's verification_type: per message (the default) or one combined judgment of the whole conversation. */
+  verificationType?: "message" | "complete_trajectory_combined_evaluation";
 }
 
 function diagnosticsOf(state: Conversation, config: VerifyConfig): Record<string, number | boolean> {
@@ -155,7 +158,10 @@ export async function verifyConversation(models: Models, state: Conversation, co
     state.agent_verification_result = { conversation_verification_result: { reward: 0, explanation }, overall_reward: 0 };
   } else if (config.enableLlmJudge) {
     try {
-      const verdict = await verifyMessages(models, state, config);
+      const verdict =
+        config.verificationType === "complete_trajectory_combined_evaluation"
+          ? await verifyCombined(models, state, config.generationAttempts, config.enableTermination)
+          : await verifyMessages(models, state, config);
       reward = verdict.reward;
       invalid = verdict.invalid;
       labels = verdict.labels;

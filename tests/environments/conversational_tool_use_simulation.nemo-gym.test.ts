@@ -21,12 +21,18 @@ function text(body: string): ResponsesResponse {
 
 /** NeMo Gym's make_server: no judge unless asked, transfer ground truth off unless asked. */
 function setup(
-  options: { judge?: boolean; enforce?: boolean; answers?: Partial<Record<ModelRole, (params: ResponsesCreateParams) => ResponsesResponse>> } = {},
+  options: {
+    judge?: boolean;
+    enforce?: boolean;
+    combined?: boolean;
+    answers?: Partial<Record<ModelRole, (params: ResponsesCreateParams) => ResponsesResponse>>;
+  } = {},
 ) {
   const environment = conversationalToolUse({
     ...DEFAULT_CONFIG,
     enableLlmJudge: options.judge ?? false,
     enforceTransferGroundTruth: options.enforce ?? false,
+    verificationType: options.combined ? "complete_trajectory_combined_evaluation" : "message",
   });
   const state = memoryState();
   const scripted = scriptedModels(options.answers ?? {});
@@ -365,6 +371,47 @@ describe("NeMo Gym's test_app.py", () => {
     const first = (verified.result.trajectory.messages[0] as { verification_result: Json }).verification_result;
     expect(first).toMatchObject({ reward: 1, explanation: "ok" });
     expect((first.responses as unknown[]).length).toBe(2);
+  });
+
+  it("test_combined_verification_type_uses_single_judge_shape", async () => {
+    const s = setup({
+      judge: true,
+      combined: true,
+      answers: {
+        judge: () =>
+          text(
+            JSON.stringify({
+              customer_success: true,
+              customer_explanation: "customer ok",
+              representative_success: false,
+              representative_explanation: "agent bad",
+              tool_results_success: true,
+              tool_results_explanation: "tools ok",
+            }),
+          ),
+      },
+    });
+    await s.seed({ customer_scenario: { reason_for_contact: "Look up my subscription." } });
+    s.setMessages(
+      [
+        { type: "text", source: "user", content: "I need help." },
+        { type: "text", source: "agent", content: "I cannot help." },
+        { type: "text", source: "user", content: "###STOP###" },
+      ],
+      "complete",
+    );
+    const verified = await s.verify();
+    expect(s.asked.filter((a) => a.role === "judge")).toHaveLength(1);
+    expect(verified).toMatchObject({ reward: 0, trajectory_invalid_reasons: [], failure_labels: ["agent_failure"], instance_config: { mask_sample: false } });
+    expect(verified.judge_diagnostics).toMatchObject({
+      verification_type: "complete_trajectory_combined_evaluation",
+      conversation_verification_result: { reward: 0 },
+    });
+    expect(verified.result.trajectory).toMatchObject({
+      user_verification_result: { reward: 1, explanation: "customer ok" },
+      environment_verification_result: { reward: 1, explanation: "tools ok" },
+      agent_verification_result: { overall_reward: 0, conversation_verification_result: { reward: 0, explanation: "agent bad" } },
+    });
   });
 
   for (const [outside, terminal] of [

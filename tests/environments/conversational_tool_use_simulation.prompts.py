@@ -1,5 +1,5 @@
 # NeMo Gym's own prompt code (its app.py, methods lifted out with ast and run in CPython with the standard library only),
-# printing the prompts the port must send byte for byte. stdin: {"app": path, "state": {...}, "evaluation_schema": str}.
+# printing the prompts the port must send byte for byte. stdin: {"app", "state", "evaluation_schema", "combined_schema"}.
 from __future__ import annotations
 
 import __future__
@@ -53,12 +53,15 @@ server_members |= {
     "_user_simulator_messages",
     "_environment_simulator_system_message",
     "_environment_simulator_messages",
+    "_combined_evaluation_system_message",
 }
 Server = lifted("ConversationalToolUseSimulationServer", server_members)
 Scenario = lifted("CustomerScenario", {"create_string"})
 Tool = lifted("ToolSignature", {"normalized_doc", "normalized_params"})
 schema = json.loads(request["evaluation_schema"])
 namespace["Evaluation"] = SimpleNamespace(model_json_schema=lambda: schema)
+combined = json.loads(request["combined_schema"])
+namespace["UserAgentEnvironmentEvaluation"] = SimpleNamespace(model_json_schema=lambda: combined)
 namespace["NeMoGymEasyInputMessage"] = lambda role, content: {"role": role, "content": content}
 
 raw = request["state"]
@@ -83,6 +86,7 @@ print(
     json.dumps(
         {
             "judge": {str(key): value for key, value in system.items()},
+            "combined": server._combined_evaluation_system_message(state),
             "step": server.MESSAGE_CONVERSATION_TEMPLATE.format(
                 previous_steps=server._format_message_list(messages[:-1]), current_step=server._format_message(messages[-1])
             ),

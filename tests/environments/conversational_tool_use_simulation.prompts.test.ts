@@ -2,9 +2,11 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { combinedSystemMessage } from "../../environments/conversational_tool_use_simulation/combined.js";
 import { formatMessage, formatMessageList } from "../../environments/conversational_tool_use_simulation/format.js";
 import { type EvaluationType, systemMessage } from "../../environments/conversational_tool_use_simulation/judge.js";
 import {
+  COMBINED_EVALUATION_SCHEMA,
   EVALUATION_SCHEMA,
   MESSAGE_CONVERSATION_TEMPLATE,
   COMPLETE_CONVERSATION_TEMPLATE,
@@ -24,13 +26,20 @@ type Json = Record<string, unknown>;
 function nemoGymPrompts(row: Json, messages: ConversationMessage[]) {
   const state = { policy: row.policy, customer_scenario: row.customer_scenario, tools: row.tools, messages };
   const run = spawnSync("python3", [SCRIPT], {
-    input: JSON.stringify({ app: path.join(FIXTURE, "app.py"), state, evaluation_schema: EVALUATION_SCHEMA }),
+    input: JSON.stringify({ app: path.join(FIXTURE, "app.py"), state, evaluation_schema: EVALUATION_SCHEMA, combined_schema: COMBINED_EVALUATION_SCHEMA }),
     encoding: "utf8",
     maxBuffer: 64 * 1024 * 1024,
   });
   expect(run.stderr).toBe("");
   expect(run.status).toBe(0);
-  return JSON.parse(run.stdout) as { judge: Record<EvaluationType, string>; step: string; conversation: string; user: Json[]; tool_simulator: Json[] };
+  return JSON.parse(run.stdout) as {
+    judge: Record<EvaluationType, string>;
+    combined: string;
+    step: string;
+    conversation: string;
+    user: Json[];
+    tool_simulator: Json[];
+  };
 }
 
 function conversationOf(row: Json, messages: ConversationMessage[]): Conversation {
@@ -43,6 +52,7 @@ function expectSamePrompts(row: Json, messages: ConversationMessage[]) {
   const expected = nemoGymPrompts(row, messages);
   const state = conversationOf(row, messages);
   for (const type of ["user", "agent", "environment", "agent_conversation"] as const) expect(systemMessage(state, type), type).toBe(expected.judge[type]);
+  expect(combinedSystemMessage(state)).toBe(expected.combined);
   expect(
     pyFormat(MESSAGE_CONVERSATION_TEMPLATE, { previous_steps: formatMessageList(messages.slice(0, -1)), current_step: formatMessage(messages.at(-1)!) }),
   ).toBe(expected.step);
