@@ -7,6 +7,7 @@
  * agent_ref.name in the bundled data resolves and is discovered.
  */
 export const AGENT_NAMES: Readonly<Record<string, readonly string[]>> = {
+  conversational_tool_use_simulation: ["conversational_tool_use_agent"],
   equivalence_rule: ["lc_equivalence_rule_simple_agent"],
   evalplus: ["human_eval_evalplus_simple_agent"],
   example_multi_turn_gymnasium: ["example_multi_turn_gymnasium_agent"],
@@ -35,4 +36,15 @@ export function environmentFromAgentName(agentName: string, known: readonly stri
     if (stripped !== agentName && known.includes(stripped)) return stripped;
   }
   return undefined;
+}
+
+/**
+ * The routes of an environment with a simulated user (NeMo Gym's conversational_tool_use_simulation): its agent runs the
+ * conversation loop over them, and a row brings its own tools (the environment simulates them), not these.
+ */
+export const CONVERSATION_ROUTES = ["next_user_message", "record_agent_outputs", "execute_agent_tool_call", "record_agent_step_limit"] as const;
+
+/** Whether tools by these names are an environment's conversation routes. */
+export function servesConversation(toolNames: readonly string[]): boolean {
+  return CONVERSATION_ROUTES.every((route) => toolNames.includes(route));
 }

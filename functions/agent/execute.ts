@@ -8,6 +8,7 @@ import { environmentKind } from "./kind.js";
 import type { AgentPorts } from "./ports.js";
 import { resolveEnvironment } from "./resolve.js";
 import { runRollout } from "./rollout.js";
+import { runConversation, simulatesUser } from "./user-turns.js";
 
 /** NeMo Gym's gymnasium_agent default max_steps, for an environment that declares none. */
 const GYMNASIUM_MAX_STEPS = 10;
@@ -63,6 +64,8 @@ export async function executeRow(ports: AgentPorts, row: DatasetRow, options: Ru
   const maxSteps = options.maxSteps ?? kind.max_steps ?? ports.config.MAX_STEPS ?? SIMPLE_MAX_STEPS;
   // The MCP server's name is the environment's, as its /seed_session metadata names it (McpServerMetadata.server_name).
   const naming = mcpNames ? { mcp: { server: name, tools: kind.tools } } : {};
-  const result = await runRollout({ ...row, agent_ref: agentRef }, { ...parts, ...naming }, { ...limits, maxSteps });
+  // An environment with a simulated user (its conversation routes) runs NeMo Gym's conversational loop (user-turns.ts).
+  const loop = simulatesUser(kind) ? runConversation : runRollout;
+  const result = await loop({ ...row, agent_ref: agentRef }, { ...parts, ...naming }, { ...limits, maxSteps });
   return { environment: name, record: { ...result, agent_ref: agentRef, [ROLLOUT_ID]: rolloutId } };
 }

@@ -1,6 +1,7 @@
 // A row's offered tools against the environment's own: none offered, a tool it does not serve, or parameters that differ.
 import { MCP_CLIENT_ROWS } from "../environments.js";
 import { type DatasetRow, type FunctionTool, isFunctionTool } from "../../protocol/index.js";
+import { servesConversation } from "../../protocol/agents.js";
 import type { LoadedEnvironment } from "./environment-runner.js";
 
 export interface ToolProblem {
@@ -86,6 +87,8 @@ export function schemaDifferences(offered: Schema, served: Schema, at: string, w
  */
 export function toolProblems(environment: Pick<LoadedEnvironment, "name" | "offered">, row: DatasetRow): ToolProblem[] {
   if (environment.offered.length === 0) return [];
+  // A conversation environment's routes are the agent's, not the model's: the row brings the tools it simulates.
+  if (servesConversation(environment.offered.map((tool) => tool.name))) return [];
   const served = new Map(environment.offered.map((tool) => [tool.name, tool]));
   const list = [...served.keys()].join(", ");
   const tools = row.responses_create_params.tools ?? [];
