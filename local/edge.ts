@@ -162,8 +162,6 @@ export async function startEdge(options: {
         // reusedSocket case), or a new one that never connected; and only a body held whole here.
         const unsent = upstream.reusedSocket || !connected;
         if (unsent && attempt < EDGE_ATTEMPTS && body.whole() && !res.destroyed) return forward(attempt + 1);
-        if (process.env.EDGE_DEBUG)
-          process.stderr.write(`edge 502: ${error.message} reused=${upstream.reusedSocket} connected=${connected} attempt=${attempt}\n`);
         unreachable(res, error);
       });
       // A caller that goes away cancels its request in workerd too, as it would reaching workerd directly.
