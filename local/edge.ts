@@ -42,7 +42,11 @@ function passedOn(raw: string[]): string[] {
   return out;
 }
 
-function headerObject(raw: string[]): Record<string, string | string[]> {
+/**
+ * The request's headers as passed on, with the caller's address in CF-Connecting-IP where the caller sent none, as
+ * Miniflare's entry Worker did (a local caller may name one, as the tests of per-address limits do).
+ */
+function headerObject(raw: string[], address: string | undefined): Record<string, string | string[]> {
   const headers: Record<string, string | string[]> = {};
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!.toLowerCase();
@@ -50,6 +54,7 @@ function headerObject(raw: string[]): Record<string, string | string[]> {
     const had = headers[name];
     headers[name] = had === undefined ? raw[i + 1]! : [...(Array.isArray(had) ? had : [had]), raw[i + 1]!];
   }
+  headers["cf-connecting-ip"] ??= address ?? "unknown";
   return headers;
 }
 
@@ -146,11 +151,14 @@ export async function startEdge(options: {
     res.on("close", done);
     const body = replayable(req);
     const forward = (attempt: number): void => {
-      const upstream = http.request({ ...target, agent, method: req.method, path: req.url, headers: headerObject(req.rawHeaders) }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, passedOn(answer.rawHeaders));
-        answer.pipe(res);
-        answer.on("error", () => res.destroy());
-      });
+      const upstream = http.request(
+        { ...target, agent, method: req.method, path: req.url, headers: headerObject(req.rawHeaders, req.socket.remoteAddress) },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.statusMessage, passedOn(answer.rawHeaders));
+          answer.pipe(res);
+          answer.on("error", () => res.destroy());
+        },
+      );
       let connected = false;
       upstream.on("socket", (socket) => {
         if (upstream.reusedSocket) connected = true;

@@ -271,7 +271,9 @@ export async function startLocal(options: LocalOptions = {}): Promise<Local> {
       workers: specs.map((spec) => {
         const bundle = bundles.get(spec.name)!;
         const worker = workerOptions(spec, bundle, secrets(spec.name));
-        return withResolver(spec, options.countOperations ? { ...worker, modules: countingModules(spec, bundle) } : worker);
+        // The gateway also gets a socket of its own, which the local edge serves: no Miniflare entry Worker between.
+        const direct = spec.name === WORKERS.gateway ? { unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }] } : {};
+        return withResolver(spec, { ...worker, ...direct, ...(options.countOperations ? { modules: countingModules(spec, bundle) } : {}) });
       }),
       host: "127.0.0.1",
       // No fetch of the Request.cf object from Cloudflare: this runs offline.
@@ -293,7 +295,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<Local> {
     let edge: Edge;
     try {
       edge = await startEdge({
-        upstream: ready,
+        upstream: await miniflare.unsafeGetDirectURL(WORKERS.gateway),
         host: "127.0.0.1",
         port: options.port ?? 8787,
         headersSeconds: options.headersTimeoutSeconds,
