@@ -285,9 +285,8 @@ export async function startLocal(options: LocalOptions = {}): Promise<Local> {
       handleRuntimeStdio: output.handle,
     });
     // A runtime that fails to start is disposed of: its half-started servers would keep the process from exiting.
-    let ready: URL;
     try {
-      ready = await miniflare.ready;
+      await miniflare.ready;
     } catch (error) {
       await miniflare.dispose().catch(() => undefined);
       throw error;
