@@ -12,6 +12,7 @@ import { discoverEnvironments } from "./environments.js";
 import { loadRemotes, remoteConfigFile, remoteWorkers } from "./remote.js";
 import type { RemoteEnvironmentDeployment } from "../contracts/remote.js";
 import { captureRuntimeOutput, sessionLogFile } from "./logs.js";
+import { type Edge, startEdge } from "./edge.js";
 import { countingModules, readCounts, type WorkerCounts } from "./counting.js";
 import { PROJECT_ROOT, STATE_DIR } from "./paths.js";
 import { resolveRequest } from "./resolver.js";
@@ -39,6 +40,10 @@ export function policyUrlAllowLine(value: string): string {
 export interface LocalOptions {
   /** Gateway port on 127.0.0.1; 0 picks a free one. Default 8787. */
   port?: number;
+  /** How long a connection to the gateway's port may take to send its headers (the local edge's deadline; 60 s). */
+  headersTimeoutSeconds?: number;
+  /** How long the gateway's port keeps an idle keep-alive connection (the local edge's; 65 s). */
+  keepAliveTimeoutSeconds?: number;
   environments?: string[];
   /** A real OpenAI-compatible endpoint (base URL ending in /v1); without it the simulator is the model. */
   modelUrl?: string;
@@ -266,25 +271,40 @@ export async function startLocal(options: LocalOptions = {}): Promise<Local> {
       workers: specs.map((spec) => {
         const bundle = bundles.get(spec.name)!;
         const worker = workerOptions(spec, bundle, secrets(spec.name));
-        return withResolver(spec, options.countOperations ? { ...worker, modules: countingModules(spec, bundle) } : worker);
+        // The gateway also gets a socket of its own, which the local edge serves: no Miniflare entry Worker between.
+        const direct = spec.name === WORKERS.gateway ? { unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }] } : {};
+        return withResolver(spec, { ...worker, ...direct, ...(options.countOperations ? { modules: countingModules(spec, bundle) } : {}) });
       }),
       host: "127.0.0.1",
       // No fetch of the Request.cf object from Cloudflare: this runs offline.
       cf: false,
-      port: options.port ?? 8787,
+      // workerd's own socket, reached only through the local edge (edge.ts), which serves the gateway's port.
+      port: 0,
       defaultPersistRoot: persist === false ? undefined : persist,
       log: new Log(options.verbose ? LogLevel.INFO : LogLevel.WARN),
       handleRuntimeStdio: output.handle,
     });
     // A runtime that fails to start is disposed of: its half-started servers would keep the process from exiting.
-    let ready: URL;
     try {
-      ready = await miniflare.ready;
+      await miniflare.ready;
     } catch (error) {
       await miniflare.dispose().catch(() => undefined);
       throw error;
     }
-    const url = ready.toString().replace(/\/$/, "");
+    let edge: Edge;
+    try {
+      edge = await startEdge({
+        upstream: await miniflare.unsafeGetDirectURL(WORKERS.gateway),
+        host: "127.0.0.1",
+        port: options.port ?? 8787,
+        headersSeconds: options.headersTimeoutSeconds,
+        keepAliveSeconds: options.keepAliveTimeoutSeconds,
+      });
+    } catch (error) {
+      await miniflare.dispose().catch(() => undefined);
+      throw error;
+    }
+    const url = edge.url;
     state?.describe(`the edgegym (pid ${process.pid}) serving ${url}`);
     // Resuming calls the gateway's jobs routes, with a token of this run's that may use them.
     const resumeToken = jobsToken(givenTokens, token);
@@ -319,6 +339,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<Local> {
           }
         : {}),
       async stop() {
+        await edge.close();
         await miniflare.dispose();
         await simulator?.close();
         await sandbox?.stop();
