@@ -24,6 +24,8 @@ export const NOT_RUN_HERE: Record<string, string> = {
     "needs a NeMo Gym installation; tests/integrations/nemo-gym-dropin.test.ts replays its collector's requests through the agent server",
   "npm run bench -- --only cost":
     "a benchmark (2,304 rollouts through the emulation with counting on, a minute or more); its arithmetic is tested by tests/bench/cost-model.test.ts and its counters by tests/bench/counting.test.ts",
+  "npm run bench -- --only overload":
+    "16,384 calls at once: minutes of full load on a shared 2-core machine; the local edge it goes through is tested by tests/local/edge.test.ts and tests/security/slow-clients.test.ts",
   "npm run bench -- --only sandbox":
     "a benchmark (sandbox starts under load, a minute or more, as root); what it times is tested by tests/sandbox (service, hostile code, emulation)",
   "EDGEGYM_SANDBOX_PROVIDER=cloudflare npx sst deploy":
