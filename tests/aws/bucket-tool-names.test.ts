@@ -80,6 +80,32 @@ describe("a CLI job on the AWS path", () => {
     for (const name of records.flatMap(callNames)) expect(name).not.toMatch(/^mcp__/);
   }, 90_000);
 
+  it("`edgegym collect --queue-url --bucket --tool-names mcp`: the output's calls are mcp__ names", async () => {
+    const where = await queueAndBucket(stack);
+    const output = path.join(dir, "collect-mcp.jsonl");
+    const env = { ...process.env, ...stack.env };
+    const worker = spawn(
+      process.execPath,
+      [BIN, "worker", "--queue-url", where.queueUrl, "--bucket", where.bucket, "--environments", ENV, "--wait-seconds", "1"],
+      { cwd: PROJECT_ROOT, env, stdio: "ignore" },
+    );
+    children.push(worker);
+    const args = ["collect", "-i", exampleFile(ENV), "-o", output, "-e", ENV, "--limit", "2", "--queue-url", where.queueUrl, "--bucket", where.bucket];
+    const collect = spawn(process.execPath, [BIN, ...args, "--tool-names", "mcp"], { cwd: PROJECT_ROOT, env, stdio: ["ignore", "ignore", "pipe"] });
+    children.push(collect);
+    const stderr = text(collect.stderr!);
+    const code = await new Promise<number | null>((resolve) => collect.on("exit", resolve));
+    worker.kill("SIGTERM");
+    expect(code, await stderr).toBe(0);
+    const records = readFileSync(output, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Json);
+    expect(records).toHaveLength(2);
+    for (const name of records.flatMap(callNames)) expect(name).toMatch(new RegExp(`^mcp__${ENV}__`));
+    expect(records.flatMap(callNames).length).toBeGreaterThan(0);
+  }, 90_000);
+
   it("with responses_create_params (collect's --temperature): every row runs with the override", async () => {
     const records = await runJob({ responses_create_params: { temperature: 0.25 } });
     expect(records.map((record) => (record.responses_create_params as Json).temperature)).toEqual([0.25, 0.25]);
