@@ -98,6 +98,9 @@ export class BucketJobsClient {
         num_repeats: options.num_repeats ?? 1,
         ...(options.limit ? { limit: options.limit } : {}),
         skip_invalid: options.skip_invalid ?? false,
+        // As the gateway takes them from POST /v1/jobs: overrides merged into each row, the agent's tool naming mode.
+        ...(options.responses_create_params ? { responses_create_params: options.responses_create_params } : {}),
+        ...(options.tool_names ? { model: { toolNames: options.tool_names } } : {}),
         environments: discoverEnvironments(PROJECT_ROOT),
         caps: DEFAULT_JOB_CAPS,
         skipHint: "skip them to run the valid rows",

@@ -71,6 +71,8 @@ interface CollectFlags {
   tenant?: string;
   /** Exit 0 though bad input rows were skipped (the rest ran). */
   allowSkipped?: boolean;
+  /** `mcp`: the model sees the environment's tools as `mcp__<environment>__<tool>` (the job's or /run's tool_names). */
+  toolNames?: "plain" | "mcp";
 }
 
 /** The input file: --input, or a split of a collated directory, or of an environment's data/ folder. */
@@ -147,6 +149,7 @@ async function run(flags: CollectFlags): Promise<void> {
       promptConfig,
       overrides,
       addSeed: flags.numRepeatsAddSeed,
+      ...(flags.toolNames ? { toolNames: flags.toolNames } : {}),
       resume: flags.resume,
       progress: progressBar("collect"),
       signal: controller.signal,
@@ -206,6 +209,12 @@ export function collectCommand(): Command {
       new Option("--split <split>", "with a collated --input directory: <dir>/<split>.jsonl; with only -e: environments/<env>/data/<split>.jsonl").choices(
         SPLITS,
       ),
+    )
+    .addOption(
+      new Option(
+        "--tool-names <mode>",
+        "mcp: the model sees the environment's tools as mcp__<environment>__<tool>, as an MCP client harness names them",
+      ).choices(["plain", "mcp"]),
     )
     .option("--resume", "keep the rollouts already in --output and collect only the missing ones")
     .option("-c, --concurrency <n>", "rollouts in flight (--direct only; the queues pace themselves)", positiveInt, 16)

@@ -55,7 +55,7 @@ export async function runDirect(client: GatewayClient, plan: Plan, options: Dire
   try {
     await pLimit(options.concurrency ?? 16).map(rollouts, async (job) => {
       if (options.signal?.aborted) return;
-      const result = await client.run(job.row, job.environment, options.signal);
+      const result = await client.run(job.row, job.environment, options.signal, options.toolNames);
       // A verifier's own failure (NeMo Gym's judge_failed) goes to the failures, as NeMo Gym's collection routes it.
       if ("_ng_failure_class" in result && typeof result._ng_failure_class === "string") {
         const failureClass = result._ng_failure_class;

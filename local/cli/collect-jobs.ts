@@ -20,8 +20,6 @@ export interface CollectJobOptions extends CollectOptions {
   /** Called once the job exists, e.g. to tell the user its id. */
   onJob?: (job: JobSnapshot) => void;
   pollMs?: number;
-  /** The job's tool_names: `mcp` for rows meant for an MCP client (the model is offered the environment's listing). */
-  toolNames?: "plain" | "mcp";
 }
 
 /** What collection needs of a jobs backend: the gateway's JobsClient, or the AWS path's BucketJobsClient. */

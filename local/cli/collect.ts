@@ -20,6 +20,8 @@ export interface CollectOptions {
   overrides?: Record<string, unknown>;
   /** NeMo Gym's num_repeats_add_seed: metadata.extra_body.seed = the rollout index. */
   addSeed?: boolean;
+  /** The agent's tool_names: `mcp` for rows meant for an MCP client (the model is offered the environment's listing). */
+  toolNames?: "plain" | "mcp";
   /** Keep the rollouts already in the output and collect only the missing ones (NeMo Gym's resume_from_cache). */
   resume?: boolean;
   progress?: Progress;

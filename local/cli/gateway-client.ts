@@ -43,9 +43,9 @@ export class GatewayClient {
   }
 
   /** One rollout through /run; transient failures are retried with backoff, up to a fixed budget. */
-  async run(row: unknown, environment: string | undefined, signal?: AbortSignal): Promise<Record<string, unknown> | RunFailure> {
+  async run(row: unknown, environment: string | undefined, signal?: AbortSignal, toolNames?: "plain" | "mcp"): Promise<Record<string, unknown> | RunFailure> {
     // Failures as error statuses (retried below, reported with their code); the rows carry _ng_rollout_index, which alone would ask for records.
-    const query = `?${new URLSearchParams({ failures: "error", ...(environment ? { environment } : {}) })}`;
+    const query = `?${new URLSearchParams({ failures: "error", ...(environment ? { environment } : {}), ...(toolNames ? { tool_names: toolNames } : {}) })}`;
     let last: RunFailure = { failure_class: "unknown", message: "not attempted", attempts: 0 };
     let retryAfter: number | undefined;
     for (let attempt = 1; attempt <= this.retries; attempt++) {

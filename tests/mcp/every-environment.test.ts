@@ -1,5 +1,6 @@
-// Every bundled environment with per-call tools serves them over MCP: the official client, with a session's token,
-// lists exactly the tools /tools shows (names, descriptions, schemas). In process: each environment's own Hono app.
+// Every bundled environment (found on disk as local/environments.ts finds them): a simple one serves its tools over MCP
+// (the official client, with a session's token, lists exactly what /tools shows); a gymnasium one, whose actions go
+// through /step, has no /mcp and says so. In process: each environment's own Hono app.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describe, expect, it } from "vitest";
@@ -18,12 +19,12 @@ async function load(name: string): Promise<Environment> {
 describe("every bundled environment over MCP", async () => {
   const environments = await Promise.all(discoverEnvironments().map(load));
   const simple = environments.filter((environment) => environment.kind === "simple");
+  const gymnasium = environments.filter((environment) => environment.kind === "gymnasium");
 
-  it("covers the bundled simple environments (gymnasium ones take actions through /step, not tools)", () => {
+  it("loads every environment folder, each named as its folder and of a known kind", () => {
+    expect(environments.map((environment) => environment.name)).toEqual(discoverEnvironments());
+    expect(environments.length).toBe(simple.length + gymnasium.length);
     expect(simple.length).toBeGreaterThanOrEqual(10);
-    expect(environments.filter((environment) => environment.kind === "gymnasium").map((environment) => environment.name)).not.toContain(
-      "example_session_state_mgmt",
-    );
   });
 
   it.each(simple.map((environment) => [environment.name, environment] as const))("%s lists its tools as /tools does", async (name, environment) => {
@@ -44,4 +45,23 @@ describe("every bundled environment over MCP", async () => {
       described.tools.map((tool) => [tool.name, tool.description ?? "", tool.parameters]),
     );
   });
+
+  it.each(gymnasium.map((environment) => [environment.name, environment] as const))(
+    "%s (gymnasium) answers POST /mcp with 404: its actions go through /step",
+    async (name, environment) => {
+      const app = environmentApp(environment);
+      const token = await mintMcpToken(SECRET, { sid: "listing-only", env: name, exp: Math.floor(Date.now() / 1000) + 600 });
+      const response = await app.request(
+        "http://environment/mcp",
+        {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "X-NeMo-Gym-Session-Token": token },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+        },
+        env,
+      );
+      expect(response.status).toBe(404);
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe("not_found");
+    },
+  );
 });
