@@ -11,7 +11,7 @@ type Turn = { role: "system" | "user" | "assistant"; content: string; type: "mes
 const turn = (role: Turn["role"], content: string): Turn => ({ role, content, type: "message" });
 
 /** The model's answer as the record keeps it (model_dump of the response). */
-const dumped = (response: ModelResponse): Record<string, unknown> => response as unknown as Record<string, unknown>;
+const dumped = (response: ModelResponse): Record<string, unknown> => ({ ...response });
 
 /** _user_simulator_messages: the customer sees its own turns as the assistant's, the representative's as the user's. */
 export function userSimulatorMessages(state: Conversation): Turn[] {
