@@ -137,7 +137,8 @@ export async function startEdge(options: {
   const queue = options.queue ?? EDGE_QUEUE;
   let pending = 0;
   const pace = answerPace();
-  const server = http.createServer(timeouts, (req, res) => {
+  // Headers as large as workerd takes them (Node's own 16 KiB cap would answer 431 where workerd answers the request).
+  const server = http.createServer({ ...timeouts, maxHeaderSize: 256 * 1024 }, (req, res) => {
     if (pending >= connections + queue) return busy(req, res, pending, pace.perSecond());
     pending++;
     let counted = true;

@@ -72,7 +72,7 @@ async function converse(move: Move, row: DatasetRow, parts: RolloutParts, limits
     const pending = Array.isArray(resume.pending_tool_calls) ? (resume.pending_tool_calls as Json[]) : [];
     for (const call of pending) {
       const answer = await move("execute_agent_tool_call", { ...call, response: null });
-      produced.push({ type: "function_call_output", call_id: String(call.tool_call_id), output: outputText(answer) } as Item);
+      produced.push({ type: "function_call_output", call_id: String(call.tool_call_id), output: outputText(answer), id: null, status: null } as Item);
       if (answer.should_continue === false) return { produced, last, usage };
     }
   }
@@ -103,7 +103,7 @@ async function converse(move: Move, row: DatasetRow, parts: RolloutParts, limits
       let goOn = true;
       for (const call of calls) {
         const answer = await move("execute_agent_tool_call", { tool_name: call.name, tool_call_id: call.call_id, arguments: call.arguments, response: last });
-        produced.push({ type: "function_call_output", call_id: call.call_id, output: outputText(answer) } as Item);
+        produced.push({ type: "function_call_output", call_id: call.call_id, output: outputText(answer), id: null, status: null } as Item);
         if (answer.should_continue === false) {
           goOn = false;
           break;

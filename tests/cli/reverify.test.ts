@@ -31,6 +31,9 @@ const SKIPPED: Record<string, string> = {
   code_gen: "code_gen: stateful, its verify reads session state that the rollout's tool calls built",
   math_with_code: "math_with_code: stateful, its verify reads session state that the rollout's tool calls built",
   evalplus: "evalplus: stateful, its verify reads session state that the rollout's tool calls built",
+  // Its 5 recordings are re-verified to NeMo Gym's rewards with the recorded judge answers in
+  // tests/environments/conversational_tool_use_simulation.test.ts.
+  conversational_tool_use_simulation: "conversational_tool_use_simulation: stateful, its verify reads session state that the rollout's tool calls built",
 };
 
 describe("reverify of the fixtures' recorded rollouts", () => {
