@@ -48,11 +48,11 @@ function passedOn(raw: string[]): string[] {
  */
 function headerObject(raw: string[], address: string | undefined): Record<string, string | string[]> {
   const headers: Record<string, string | string[]> = {};
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!.toLowerCase();
-    if (HOP_BY_HOP.has(name)) continue;
+  const kept = passedOn(raw);
+  for (let i = 0; i < kept.length; i += 2) {
+    const name = kept[i]!.toLowerCase();
     const had = headers[name];
-    headers[name] = had === undefined ? raw[i + 1]! : [...(Array.isArray(had) ? had : [had]), raw[i + 1]!];
+    headers[name] = had === undefined ? kept[i + 1]! : [...(Array.isArray(had) ? had : [had]), kept[i + 1]!];
   }
   headers["cf-connecting-ip"] ??= address ?? "unknown";
   return headers;
@@ -141,44 +141,37 @@ export async function startEdge(options: {
   const server = http.createServer({ ...timeouts, maxHeaderSize: 256 * 1024 }, (req, res) => {
     if (pending >= connections + queue) return busy(req, res, pending, pace.perSecond());
     pending++;
-    let counted = true;
-    const done = () => {
-      if (counted) {
-        pending--;
-        pace.answered();
-      }
-      counted = false;
-    };
-    res.on("close", done);
+    const headers = headerObject(req.rawHeaders, req.socket.remoteAddress);
     const body = replayable(req);
+    let upstream: http.ClientRequest;
+    res.once("close", () => {
+      pending--;
+      pace.answered();
+      // A caller that goes away cancels its request in workerd too, as it would reaching workerd directly.
+      if (!res.writableFinished) upstream.destroy();
+    });
     const forward = (attempt: number): void => {
-      const upstream = http.request(
-        { ...target, agent, method: req.method, path: req.url, headers: headerObject(req.rawHeaders, req.socket.remoteAddress) },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.statusMessage, passedOn(answer.rawHeaders));
-          answer.pipe(res);
-          answer.on("error", () => res.destroy());
-        },
-      );
+      upstream = http.request({ ...target, agent, method: req.method, path: req.url, headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, passedOn(answer.rawHeaders));
+        answer.pipe(res);
+        answer.on("error", () => res.destroy());
+      });
+      const sent = upstream;
       let connected = false;
-      upstream.on("socket", (socket) => {
-        if (upstream.reusedSocket) connected = true;
+      sent.on("socket", (socket) => {
+        if (sent.reusedSocket) connected = true;
         else socket.once("connect", () => (connected = true));
       });
-      upstream.on("error", (error) => {
+      sent.on("error", (error) => {
         if (res.headersSent) return res.destroy();
         // Sent again only where workerd cannot have begun it: a kept connection it had just closed as idle (Node's
         // reusedSocket case), or a new one that never connected; and only a body held whole here.
-        const unsent = upstream.reusedSocket || !connected;
+        const unsent = sent.reusedSocket || !connected;
         if (unsent && attempt < EDGE_ATTEMPTS && body.whole() && !res.destroyed) return forward(attempt + 1);
         unreachable(res, error);
       });
-      // A caller that goes away cancels its request in workerd too, as it would reaching workerd directly.
-      res.on("close", () => {
-        if (!res.writableFinished) upstream.destroy();
-      });
-      if (attempt === 1) req.pipe(upstream);
-      else upstream.end(body.bytes());
+      if (attempt === 1) req.pipe(sent);
+      else sent.end(body.bytes());
     };
     forward(1);
   });

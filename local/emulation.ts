@@ -284,15 +284,11 @@ export async function startLocal(options: LocalOptions = {}): Promise<Local> {
       log: new Log(options.verbose ? LogLevel.INFO : LogLevel.WARN),
       handleRuntimeStdio: output.handle,
     });
-    // A runtime that fails to start is disposed of: its half-started servers would keep the process from exiting.
-    try {
-      await miniflare.ready;
-    } catch (error) {
-      await miniflare.dispose().catch(() => undefined);
-      throw error;
-    }
+    // A runtime that fails to start (or whose edge cannot take the port) is disposed of: its half-started servers would
+    // keep the process from exiting.
     let edge: Edge;
     try {
+      await miniflare.ready;
       edge = await startEdge({
         upstream: await miniflare.unsafeGetDirectURL(WORKERS.gateway),
         host: "127.0.0.1",

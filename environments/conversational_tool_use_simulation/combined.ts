@@ -1,8 +1,8 @@
 // NeMo Gym's complete_trajectory_combined_evaluation: one judge request scores the customer, the representative and the tools.
 import type { Models } from "../../contracts/context.js";
 import { pyFormat } from "../sdk/python/index.js";
-import { formatMessageList, formatToolDefinitions, scenarioString, stripJsonFence } from "./format.js";
-import { firstResponseText, parseEvaluation, SAMPLING, SemanticError } from "./judge.js";
+import { formatMessageList, formatToolDefinitions, scenarioString } from "./format.js";
+import { askJudge } from "./judge.js";
 import * as P from "./prompts.js";
 import { COMPLETE, type Conversation, dedupe, FailureLabel, InvalidReason, TRANSFER, type VerificationResult } from "./state.js";
 
@@ -32,32 +32,19 @@ type Triple = [user: VerificationResult | null, agent: VerificationResult, envir
 
 /** _generate_user_agent_environment_evaluation: semantic retries; a failed call throws (judge_failed). */
 async function evaluate(models: Models, state: Conversation, userMessage: string, attempts: number): Promise<Triple> {
-  const system = combinedSystemMessage(state);
-  const responses: unknown[] = [];
-  let generationError: string | null = null;
-  for (let attempt = 0; attempt < Math.max(1, attempts); attempt++) {
-    const response = await models("judge", {
-      ...SAMPLING,
-      input: [
-        { role: "system", content: system, type: "message" },
-        { role: "user", content: userMessage, type: "message" },
-      ],
-    });
-    responses.push(response);
-    try {
-      const canonical = stripJsonFence(firstResponseText(response));
-      const e = parseEvaluation(canonical, FIELDS);
-      return [
-        { reward: e.customer_success ? 1 : 0, explanation: String(e.customer_explanation) },
-        { reward: e.representative_success ? 1 : 0, explanation: String(e.representative_explanation), judge_response: canonical, responses },
-        { reward: e.tool_results_success ? 1 : 0, explanation: String(e.tool_results_explanation) },
-      ];
-    } catch (error) {
-      if (!(error instanceof SemanticError)) throw error;
-      generationError = error.message;
-    }
-  }
-  return [null, { generation_error: generationError, responses }, null];
+  const messages = { system: combinedSystemMessage(state), user: userMessage };
+  const answer = await askJudge(
+    models,
+    messages,
+    attempts,
+    FIELDS,
+    (e, canonical, responses): Triple => [
+      { reward: e.customer_success ? 1 : 0, explanation: String(e.customer_explanation) },
+      { reward: e.representative_success ? 1 : 0, explanation: String(e.representative_explanation), judge_response: canonical, responses },
+      { reward: e.tool_results_success ? 1 : 0, explanation: String(e.tool_results_explanation) },
+    ],
+  );
+  return Array.isArray(answer) ? answer : [null, answer, null];
 }
 
 const withoutNulls = (result: VerificationResult | null) =>

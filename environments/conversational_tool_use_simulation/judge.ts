@@ -99,34 +99,48 @@ export function parseEvaluation<K extends string>(text: string, fields: Record<K
   return out;
 }
 
-/** _generate_judge_evaluation: up to `attempts` judge calls; a failed call throws (judge_failed), a bad answer retries. */
-export async function judgeEvaluation(
+/**
+ * The judge asked up to `attempts` times with one system and one user message, as NeMo Gym's _generate_judge_evaluation
+ * and its combined twin do: an answer that does not parse as `fields` is retried; a failed call throws (judge_failed).
+ * `judged` gets the parsed evaluation, the canonical answer and every response so far; after the last bad answer, the
+ * last parse error and the responses.
+ */
+export async function askJudge<K extends string, T>(
   models: Models,
-  state: Conversation,
-  type: EvaluationType,
-  userMessage: string,
+  messages: { system: string; user: string },
   attempts: number,
-): Promise<VerificationResult> {
-  const system = systemMessage(state, type);
+  fields: Record<K, "bool" | "str">,
+  judged: (evaluation: Record<K, boolean | string>, canonical: string, responses: unknown[]) => T,
+): Promise<T | { generation_error: string | null; responses: unknown[] }> {
   const responses: unknown[] = [];
   let generationError: string | null = null;
   for (let attempt = 0; attempt < Math.max(1, attempts); attempt++) {
     const response = await models("judge", {
       ...SAMPLING,
       input: [
-        { role: "system", content: system, type: "message" },
-        { role: "user", content: userMessage, type: "message" },
+        { role: "system", content: messages.system, type: "message" },
+        { role: "user", content: messages.user, type: "message" },
       ],
     });
     responses.push(response);
     try {
       const canonical = stripJsonFence(firstResponseText(response));
-      const evaluation = parseEvaluation(canonical, { success: "bool", explanation: "str" });
-      return { reward: evaluation.success ? 1 : 0, explanation: String(evaluation.explanation), judge_response: canonical, responses };
+      return judged(parseEvaluation(canonical, fields), canonical, responses);
     } catch (error) {
       if (!(error instanceof SemanticError)) throw error;
       generationError = error.message;
     }
   }
   return { generation_error: generationError, responses };
+}
+
+/** _generate_judge_evaluation: one judgment of a message of the given type. */
+export function judgeEvaluation(models: Models, state: Conversation, type: EvaluationType, userMessage: string, attempts: number): Promise<VerificationResult> {
+  const messages = { system: systemMessage(state, type), user: userMessage };
+  return askJudge(models, messages, attempts, { success: "bool", explanation: "str" }, (evaluation, canonical, responses) => ({
+    reward: evaluation.success ? 1 : 0,
+    explanation: String(evaluation.explanation),
+    judge_response: canonical,
+    responses,
+  }));
 }

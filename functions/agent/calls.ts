@@ -1,6 +1,6 @@
 // The agent's calls to the model and the environment: bounded by the rollout's deadline, failures classified.
 import { DeadlineError, type EnvironmentRpc, type ModelChoice, type ModelRpc, type Outcome, type SessionOwner } from "../../contracts/rpc.js";
-import type { ResponsesCreateParams, Response as ResponsesResponse } from "../../protocol/index.js";
+import { type DatasetRow, type ResponsesCreateParams, type Response as ResponsesResponse, rewardComponentsProblem } from "../../protocol/index.js";
 import { type FailureClass, RolloutFailure } from "./failure.js";
 import type { McpNaming } from "./tool-names.js";
 
@@ -108,4 +108,32 @@ export async function modelTurn(parts: RolloutParts, params: ResponsesCreatePara
     );
   }
   return result.value;
+}
+
+/** /seed_session for a rollout: its session id, or the rollout fails seed_failed. */
+export async function seedSession(row: DatasetRow, parts: RolloutParts, limits: RolloutLimits): Promise<string> {
+  const seeded = await environmentCall(() => parts.resources.seed(row, parts.owner), "/seed_session", limits, "seed_failed");
+  expectOk(seeded, "/seed_session", "seed_failed");
+  return seeded.sessionId;
+}
+
+/**
+ * /verify for a rollout, and NeMo Gym's verify response: the request with the verifier's fields added (the environment
+ * sends only those back). A reward that is not a number, or components that do not sum to it (NeMo RL refuses such a
+ * batch), fails the rollout verify_failed.
+ */
+export async function verifyRollout(
+  sessionId: string,
+  request: Parameters<EnvironmentRpc["verify"]>[1],
+  parts: RolloutParts,
+  limits: RolloutLimits,
+): Promise<Record<string, unknown>> {
+  const verified = await environmentCall(() => parts.resources.verify(sessionId, request, parts.owner), "/verify", limits, "verify_failed");
+  const fields = expectOk(verified, "/verify", "verify_failed");
+  if (!fields || typeof fields !== "object" || typeof (fields as { reward?: unknown }).reward !== "number") {
+    throw new RolloutFailure("verify_failed", "/verify answered without a numeric reward");
+  }
+  const mismatch = rewardComponentsProblem(fields as Record<string, unknown>);
+  if (mismatch) throw new RolloutFailure("verify_failed", `/verify answered inconsistent rewards: ${mismatch}`);
+  return { ...request, ...(fields as Record<string, unknown>) };
 }

@@ -2,16 +2,8 @@
 import { RESERVED_ROUTES } from "../../contracts/names.js";
 import { jsonLimitError } from "../../http/json.js";
 import { normalizeToolName } from "../../protocol/mcp-names.js";
-import {
-  type DatasetRow,
-  type FunctionCallItem,
-  type Item,
-  type Response as ResponsesResponse,
-  rewardComponentsProblem,
-  type Usage,
-} from "../../protocol/index.js";
-import { environmentCall, expectOk, modelTurn, type RolloutLimits, type RolloutParts } from "./calls.js";
-import { RolloutFailure } from "./failure.js";
+import type { DatasetRow, FunctionCallItem, Item, Response as ResponsesResponse, Usage } from "../../protocol/index.js";
+import { environmentCall, modelTurn, type RolloutLimits, type RolloutParts, seedSession, verifyRollout } from "./calls.js";
 import { mcpCalledTool, mcpOfferedTools } from "./tool-names.js";
 import { accumulateUsage } from "./usage.js";
 
@@ -43,9 +35,7 @@ async function callTool(call: FunctionCallItem, sessionId: string, parts: Rollou
 
 /** Runs one rollout and returns NeMo Gym's verify response for it. */
 export async function runRollout(row: DatasetRow, parts: RolloutParts, limits: RolloutLimits): Promise<Record<string, unknown>> {
-  const seeded = await environmentCall(() => parts.resources.seed(row, parts.owner), "/seed_session", limits, "seed_failed");
-  expectOk(seeded, "/seed_session", "seed_failed");
-  const sessionId = seeded.sessionId;
+  const sessionId = await seedSession(row, parts, limits);
 
   // Under tool_names=mcp the model is offered the environment's listing by MCP names, as a harness offers it.
   const params = parts.mcp
@@ -74,14 +64,5 @@ export async function runRollout(row: DatasetRow, parts: RolloutParts, limits: R
   }
 
   const request = { ...row, response: { ...last, output: produced, usage: usage ?? null } };
-  const verified = await environmentCall(() => parts.resources.verify(sessionId, request, parts.owner), "/verify", limits, "verify_failed");
-  const fields = expectOk(verified, "/verify", "verify_failed");
-  if (!fields || typeof fields !== "object" || typeof (fields as { reward?: unknown }).reward !== "number") {
-    throw new RolloutFailure("verify_failed", "/verify answered without a numeric reward");
-  }
-  // A trainer reads reward as the components' sum (NeMo RL refuses the batch otherwise): a verifier that breaks it is caught here.
-  const mismatch = rewardComponentsProblem(fields as Record<string, unknown>);
-  if (mismatch) throw new RolloutFailure("verify_failed", `/verify answered inconsistent rewards: ${mismatch}`);
-  // NeMo Gym's verify response: the request with the verifier's fields added (the environment sent only those back).
-  return { ...request, ...(fields as Record<string, unknown>) };
+  return verifyRollout(sessionId, request, parts, limits);
 }

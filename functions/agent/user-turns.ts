@@ -2,8 +2,7 @@
 import type { EnvironmentDescription } from "../../contracts/rpc.js";
 import { servesConversation } from "../../protocol/agents.js";
 import type { DatasetRow, FunctionCallItem, Item, Response as ResponsesResponse, Usage } from "../../protocol/index.js";
-import { environmentCall, expectOk, modelTurn, type RolloutLimits, type RolloutParts } from "./calls.js";
-import { RolloutFailure } from "./failure.js";
+import { environmentCall, expectOk, modelTurn, type RolloutLimits, type RolloutParts, seedSession, verifyRollout } from "./calls.js";
 import { accumulateUsage } from "./usage.js";
 
 /** An environment that serves NeMo Gym's conversation routes has a simulated user: this loop runs it. */
@@ -128,9 +127,7 @@ async function converse(move: Move, row: DatasetRow, parts: RolloutParts, limits
 
 /** Runs one conversation rollout and returns NeMo Gym's verify response for it. */
 export async function runConversation(row: DatasetRow, parts: RolloutParts, limits: RolloutLimits): Promise<Record<string, unknown>> {
-  const seeded = await environmentCall(() => parts.resources.seed(row, parts.owner), "/seed_session", limits, "seed_failed");
-  expectOk(seeded, "/seed_session", "seed_failed");
-  const sessionId = seeded.sessionId;
+  const sessionId = await seedSession(row, parts, limits);
   const move: Move = async (name, body) => {
     const outcome = await environmentCall(() => parts.resources.tool(sessionId, name, body, parts.owner), `/${name}`, limits, "environment_error");
     return expectOk(outcome, `/${name}`, "environment_error") as Json;
@@ -149,13 +146,9 @@ export async function runConversation(row: DatasetRow, parts: RolloutParts, limi
       responses_create_params: { ...params, input: [...input, ...produced.slice(0, lead)] },
       response: { ...base, output: produced.slice(lead), usage: usage ?? null },
     };
-    const outcome = await environmentCall(() => parts.resources.verify(sessionId, request, parts.owner), "/verify", limits, "verify_failed");
-    const fields = expectOk(outcome, "/verify", "verify_failed");
-    if (!fields || typeof fields !== "object" || typeof (fields as { reward?: unknown }).reward !== "number") {
-      throw new RolloutFailure("verify_failed", "/verify answered without a numeric reward");
-    }
+    const answer = await verifyRollout(sessionId, request, parts, limits);
     verified = true;
-    return { ...request, ...(fields as Json) };
+    return answer;
   } finally {
     // As NeMo Gym's agent: a session that did not reach a verified end is discarded (best effort).
     if (!verified) await parts.resources.tool(sessionId, "discard_session", {}, parts.owner).catch(() => undefined);
