@@ -79,6 +79,11 @@ export interface McpToolSourceConfig {
     | {
         kind: "http";
         url: string;
+        /**
+         * A binding (var or secret) holding the server's URL, which wins over `url` when it is set: the same environment
+         * reaches a local server in `npm run dev` and the deployed one in production without a rebuild.
+         */
+        urlSecret?: string;
         /** Header name → the secret holding its value. */
         headerSecrets?: Record<string, string>;
       }
@@ -93,6 +98,19 @@ export interface McpToolSourceConfig {
    * session's Durable Object), or one shared (a stateless server such as example_mcp_weather).
    */
   sessions: "per_session" | "shared";
+}
+
+/**
+ * Where a `per_session` source's MCP session id (its Mcp-Session-Id) is kept, by source name: the edgegym session's
+ * Durable Object storage (in process, its session's entry). Written once the server has answered `initialize`; every
+ * later call of that edgegym session resumes it; the session's end (its expiry alarm) ends it with DELETE.
+ */
+export interface McpSessionRecords {
+  get(source: string): Promise<string | undefined>;
+  put(source: string, mcpSessionId: string): Promise<void>;
+  delete(source: string): Promise<void>;
+  /** Every recorded source → MCP session id (the session's end terminates them all). */
+  all(): Promise<Record<string, string>>;
 }
 
 /**

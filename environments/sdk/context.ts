@@ -1,4 +1,5 @@
 // Builds the context a tool, seed or verifier gets (ToolContext), once, for the Worker, the session object and in process.
+import type { McpSessionRecords } from "../../contracts/mcp.js";
 import type { SandboxProvider, SandboxSpec } from "../../contracts/sandbox.js";
 import type { ModelBindings } from "./models.js";
 import { modelsThrough } from "./models.js";
@@ -13,10 +14,20 @@ export interface ContextParts {
   signal: () => AbortSignal;
   models: ModelBindings;
   sql?: SqlStorage;
+  /** Where a `per_session` MCP server's session id is kept (a stateful session's storage). */
+  mcpSessions?: McpSessionRecords;
   /** The Worker's env (or a process's configuration): `ctx.secret(name)` reads a string binding of it. */
   secrets?: object;
   /** The session's sandbox, for an environment that declares one: its spec, the deployment's provider, where its record lives. */
   sandbox?: { spec: SandboxSpec; provider: () => SandboxProvider; records: SandboxRecords };
+}
+
+/** Reads a string binding of a Worker's env (or a process's configuration) by name: a secret or a var. */
+export function secretReader(bindings: object): (name: string) => string | undefined {
+  return (name) => {
+    const value: unknown = Reflect.get(bindings, name);
+    return typeof value === "string" ? value : undefined;
+  };
 }
 
 /** The ports (contracts/context.ts): `judge` and `models` over the same bindings, `sandbox` when the environment declares one. */
@@ -32,13 +43,8 @@ export function toolContext(parts: ContextParts): ToolContext<unknown> {
     models,
   };
   if (parts.sql) context.sql = parts.sql;
-  const secrets = parts.secrets;
-  if (secrets) {
-    context.secret = (name) => {
-      const value: unknown = Reflect.get(secrets, name);
-      return typeof value === "string" ? value : undefined;
-    };
-  }
+  if (parts.mcpSessions) context.mcpSessions = parts.mcpSessions;
+  if (parts.secrets) context.secret = secretReader(parts.secrets);
   const sandbox = parts.sandbox;
   if (sandbox) {
     // Made on first use: the provider (and its configuration check) only when a tool touches the sandbox.

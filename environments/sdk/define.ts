@@ -36,6 +36,16 @@ export interface EnvironmentOptions<S, T extends TaskSchema, P extends Record<st
   maxSteps?: number;
 }
 
+/** Whether a server keeps an MCP session per edgegym session (only over HTTP: a stdio server is a process per connection). */
+function perSession(environment: string, servers: readonly McpToolSourceConfig[] = []): boolean {
+  for (const server of servers) {
+    if (server.sessions === "per_session" && server.transport.kind !== "http") {
+      throw new Error(`${environment}: MCP server ${server.name} is per_session, which needs transport kind "http" (a stdio server lives one connection)`);
+    }
+  }
+  return servers.some((server) => server.sessions === "per_session");
+}
+
 export function defineEnvironment<S = never, T extends TaskSchema = z.ZodObject<{}>, P extends Record<string, z.ZodType> = Record<string, z.ZodType>>(
   options: EnvironmentOptions<S, T, P>,
 ): SimpleEnvironment {
@@ -54,7 +64,8 @@ export function defineEnvironment<S = never, T extends TaskSchema = z.ZodObject<
     kind: "simple",
     name: options.name,
     description: options.description ?? "",
-    stateful: options.state !== undefined || options.sandbox !== undefined,
+    // A per_session MCP server's session id is kept in the session's Durable Object, as state is.
+    stateful: options.state !== undefined || options.sandbox !== undefined || perSession(options.name, options.mcpServers),
     ...(options.sandbox ? { sandbox: options.sandbox } : {}),
     maxSteps: options.maxSteps,
     tools,

@@ -3,6 +3,7 @@ import type { EnvironmentDescription, RpcResult } from "../../contracts/rpc.js";
 import { lines } from "../../http/jsonl.js";
 import { type AggregateMetrics, EdgegymError, type VerifyResult } from "../../protocol/index.js";
 import { aggregateMetrics } from "../../metrics/index.js";
+import { secretReader } from "./context.js";
 import { OPERATION_TIMEOUT_MS } from "./refusals.js";
 import type { Environment } from "./types.js";
 
@@ -24,10 +25,7 @@ export async function describeWithSources(environment: Environment, secrets: obj
   if (environment.kind !== "simple" || !environment.mcpServers || description.kind !== "simple") return description;
   const { mcpFunctionTools } = await import("./mcp/sources.js");
   const signal = AbortSignal.timeout(OPERATION_TIMEOUT_MS);
-  const secret = (name: string) => {
-    const value: unknown = Reflect.get(secrets, name);
-    return typeof value === "string" ? value : undefined;
-  };
+  const secret = secretReader(secrets);
   return { ...description, tools: [...description.tools, ...(await mcpFunctionTools(environment, { sessionId: "", signal, secret }))] };
 }
 

@@ -1,9 +1,10 @@
 // One Durable Object per session: it runs the stateful environment's operations next to the session's state.
 import { DurableObject } from "cloudflare:workers";
 import type { EnvironmentEnv } from "../../contracts/env.generated.js";
+import type { McpSessionRecords } from "../../contracts/mcp.js";
 import type { Outcome, SessionOperation, SessionRpc } from "../../contracts/rpc.js";
 import { performAny } from "./gymnasium-perform.js";
-import { toolContext } from "./context.js";
+import { secretReader, toolContext } from "./context.js";
 import { plainData } from "./plain.js";
 import { environmentConfig } from "./config.js";
 import { environmentLog, logOutcome } from "./log.js";
@@ -17,6 +18,8 @@ const STATE_KEY = "state";
 const OPENED_KEY = "opened";
 /** The session's sandbox record (contracts/sandbox.ts SandboxRecord): written before the sandbox is first used. */
 const SANDBOX_KEY = "sandbox";
+/** A `per_session` MCP server's session id, under this prefix and the source's name. */
+const MCP_PREFIX = "mcp:";
 
 /**
  * A session of a stateful environment, one Durable Object per session id (the `SESSIONS` namespace). Each environment's
@@ -44,6 +47,19 @@ export abstract class EnvironmentSession extends DurableObject<EnvironmentEnv> i
     },
   };
 
+  readonly #mcpSessions: McpSessionRecords = {
+    get: (source) => this.ctx.storage.get(MCP_PREFIX + source),
+    put: (source, id) => this.ctx.storage.put(MCP_PREFIX + source, id),
+    delete: async (source) => {
+      await this.ctx.storage.delete(MCP_PREFIX + source);
+    },
+    all: async () => {
+      const recorded: Record<string, string> = {};
+      for (const [key, id] of await this.ctx.storage.list<string>({ prefix: MCP_PREFIX })) recorded[key.slice(MCP_PREFIX.length)] = id;
+      return recorded;
+    },
+  };
+
   /** When this session's clean-up alarm fires, as last set or read (undefined: not read yet; null: none). */
   #alarmAt: number | null | undefined;
 
@@ -63,6 +79,7 @@ export abstract class EnvironmentSession extends DurableObject<EnvironmentEnv> i
       models: { judge: this.env.JUDGE },
       secrets: this.env,
       sql: this.ctx.storage.sql,
+      mcpSessions: this.#mcpSessions,
       sandbox,
     });
     const outcome = await performAny(this.environment, operation, body, context, trusted);
@@ -91,6 +108,11 @@ export abstract class EnvironmentSession extends DurableObject<EnvironmentEnv> i
     this.#alarmAt = null;
     // The sandbox first: if its provider fails, this throws before the record is gone and the runtime retries the alarm.
     if (this.environment.sandbox && (await this.#sandboxRecords.get())) await destroyRecorded(sandboxProvider(this.env), this.#sandboxRecords);
+    if (this.environment.kind === "simple" && this.environment.mcpServers) {
+      // Loaded only by an environment that has MCP servers, as perform.ts does.
+      const { endMcpSessions } = await import("./mcp/sources.js");
+      await endMcpSessions(this.environment, this.#mcpSessions, secretReader(this.env));
+    }
     await this.ctx.storage.deleteAll();
   }
 }

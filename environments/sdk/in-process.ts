@@ -1,10 +1,11 @@
 // An environment run in the caller's own process (a Lambda, a Node worker): the same operations as its Worker, with each
 // session's state in a Map instead of a Durable Object.
 import type { EnvironmentDescription, EnvironmentRpc, ModelRpc, Outcome, SessionOperation } from "../../contracts/rpc.js";
+import type { McpSessionRecords } from "../../contracts/mcp.js";
 import type { SandboxProvider, SandboxRecord } from "../../contracts/sandbox.js";
 import { describeEnvironment, describeWithSources, streamedMetrics } from "./describe.js";
 import { performAny } from "./gymnasium-perform.js";
-import { toolContext } from "./context.js";
+import { secretReader, toolContext } from "./context.js";
 import { noState } from "./perform.js";
 import { OPERATION_TIMEOUT_MS } from "./refusals.js";
 import type { SandboxRecords } from "./sandbox/session-sandbox.js";
@@ -31,6 +32,8 @@ interface Session {
   tail: Promise<unknown>;
   /** Its sandbox's record, once a tool or the verifier made one. */
   sandbox?: SandboxRecord;
+  /** Its `per_session` MCP servers' session ids, by source. */
+  mcp?: Record<string, string>;
 }
 
 /** In process nobody else can present a session id: a random one is enough (no HMAC binding as over HTTP and RPC). */
@@ -71,11 +74,33 @@ export function inProcessEnvironment(environment: Environment, options: InProces
     };
   }
 
-  /** Forgets a session, destroying its sandbox (best effort: the provider's own TTL bounds a sandbox it could not reach). */
+  /** The session's `per_session` MCP session ids live on its Map entry, as in its Durable Object's storage. */
+  function mcpSessions(session: Session): McpSessionRecords {
+    return {
+      get: async (source) => session.mcp?.[source],
+      put: async (source, id) => {
+        session.mcp = { ...session.mcp, [source]: id };
+      },
+      delete: async (source) => {
+        if (session.mcp) delete session.mcp[source];
+      },
+      all: async () => ({ ...session.mcp }),
+    };
+  }
+
+  /**
+   * Forgets a session, destroying its sandbox and ending its MCP sessions (best effort: the provider's TTL bounds a
+   * sandbox it could not reach, and an MCP server's own expiry a session it could not end).
+   */
   function end(sessionId: string): void {
     const session = sessions.get(sessionId);
     sessions.delete(sessionId);
     if (session?.sandbox && provider) void provider.destroy(session.sandbox.handle).catch(() => undefined);
+    if (session?.mcp && environment.kind === "simple") {
+      const secret = secretReader(options.secrets ?? {});
+      const ended = import("./mcp/sources.js").then(({ endMcpSessions }) => endMcpSessions(environment, mcpSessions(session), secret));
+      void ended.catch(() => undefined);
+    }
   }
 
   function sweep(now: number): void {
@@ -107,12 +132,13 @@ export function inProcessEnvironment(environment: Environment, options: InProces
     const signal = AbortSignal.timeout(OPERATION_TIMEOUT_MS);
     const spec = environment.sandbox;
     const sandbox = spec ? { spec, provider: sandboxProvider, records: sandboxRecords(sessionId) } : undefined;
-    const context = (state: SessionState<unknown>) =>
-      toolContext({ sessionId, state, signal: () => signal, models: { judge: options.judge }, sandbox, secrets: options.secrets });
+    const context = (state: SessionState<unknown>, mcp?: McpSessionRecords) =>
+      toolContext({ sessionId, state, signal: () => signal, models: { judge: options.judge }, sandbox, secrets: options.secrets, mcpSessions: mcp });
     if (!environment.stateful) return performAny(environment, operation, body, context(noState), true);
     let session = sessions.get(sessionId);
     if (!session) sessions.set(sessionId, (session = { value: undefined, expires: now + ttl, tail: Promise.resolve() }));
-    const turn = session.tail.then(() => performAny(environment, operation, body, context(stateOf(sessionId)), true));
+    const records = mcpSessions(session);
+    const turn = session.tail.then(() => performAny(environment, operation, body, context(stateOf(sessionId), records), true));
     session.tail = turn.catch(() => undefined);
     session.expires = now + ttl;
     return turn.finally(() => {

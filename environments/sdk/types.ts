@@ -2,7 +2,7 @@
 import type { z } from "zod";
 import type { DatasetRow, FunctionTool, Response, VerifyRequest, VerifyResult } from "../../protocol/index.js";
 import type { ContextPorts } from "../../contracts/context.js";
-import type { McpToolSourceConfig } from "../../contracts/mcp.js";
+import type { McpSessionRecords, McpToolSourceConfig } from "../../contracts/mcp.js";
 import type { SandboxSpec } from "../../contracts/sandbox.js";
 import type { Judge } from "./judge.js";
 
@@ -24,6 +24,8 @@ export interface ToolContext<S> extends ContextPorts {
   sql?: SqlStorage;
   /** Reads a secret by name (the Worker's env binding): an MCP server's credentials (`mcpServers`' headerSecrets). */
   secret?(name: string): string | undefined;
+  /** Where the session keeps its `per_session` MCP servers' session ids: the SDK's own, an environment has no use for it. */
+  mcpSessions?: McpSessionRecords;
 }
 
 /** A tool as OpenAI's Agents SDK models it: name (its key), description, zod parameters, execute. */

@@ -11,6 +11,11 @@ const entry = (file: string) => path.relative(PROJECT_ROOT, path.join(import.met
 export const probeEnvironment = { name: "mcp_probe", entry: entry("probe-environment.ts") };
 /** The probe whose sessions (and so their MCP tokens) live 2 seconds. */
 export const shortProbeEnvironment = { name: "mcp_probe_short", entry: entry("probe-short-environment.ts"), vars: { SESSION_TTL_SECONDS: "2" } };
+/** The environment fed by MCP servers (tests/mcp/fed-definition.ts), given its bindings; `short`: sessions of 2 seconds. */
+export const fedEnvironment = (vars: Record<string, string>, short = false) =>
+  short
+    ? { name: "mcp_fed_short", entry: entry("fed-short-environment.ts"), vars: { ...vars, SESSION_TTL_SECONDS: "2" } }
+    : { name: "mcp_fed", entry: entry("fed-environment.ts"), vars };
 
 export interface Seeded {
   status: number;

@@ -10,6 +10,9 @@ import { z } from "zod";
 import { defineEnvironment } from "../../environments/sdk/define.js";
 import { inProcessEnvironment } from "../../environments/sdk/in-process.js";
 import type { SimpleEnvironment } from "../../environments/sdk/types.js";
+import type { McpToolSourceConfig } from "../../contracts/mcp.js";
+import type { VerifyRequest } from "../../protocol/index.js";
+import { type FedServers, startFedServers } from "./fed-servers.js";
 
 const owner = { rollout: "r-1", token: "t-1" };
 const row = { responses_create_params: { input: "What is the weather?" } };
@@ -161,4 +164,45 @@ describe("mcpServers over stdio (local only): a process the environment starts",
     const rpc = inProcessEnvironment(stdioEnvironment(["/nonexistent/weather-server"]), {});
     await expect(rpc.describe()).rejects.toThrow("MCP server weather_stdio (/nonexistent/weather-server): ");
   }, 60_000);
+});
+
+describe("a per_session MCP server in process: one MCP session per edgegym session, ended with it", () => {
+  let fed: FedServers;
+  beforeAll(async () => {
+    fed = await startFedServers();
+  });
+  afterAll(() => fed.close());
+
+  const counted = (sessions: "per_session" | "shared" = "per_session", transport?: McpToolSourceConfig["transport"]) =>
+    defineEnvironment({
+      name: "mcp_counted",
+      tools: {},
+      mcpServers: [{ name: "counter_mcp", transport: transport ?? { kind: "http", url: "", urlSecret: "COUNTER_URL" }, callTimeoutMs: 5000, sessions }],
+      verify: () => ({ reward: 1 }),
+    });
+  const verifyBody = { ...row, response: { id: "resp-1", output: [] } } as unknown as VerifyRequest;
+
+  it("counts on in one MCP session per edgegym session, and DELETEs it when verify ends the session", async () => {
+    const rpc = inProcessEnvironment(counted(), { secrets: { COUNTER_URL: fed.counterUrl } });
+    const a = await rpc.seed(row, owner);
+    const b = await rpc.seed(row, owner);
+    expect((await rpc.tool(a.sessionId, "increment", {}, owner)).body).toEqual({ count: 1 });
+    expect((await rpc.tool(a.sessionId, "increment", {}, owner)).body).toEqual({ count: 2 });
+    expect((await rpc.tool(b.sessionId, "increment", {}, owner)).body).toEqual({ count: 1 });
+    const mine = fed.counter.opened.filter((id) => !fed.counter.deleted.includes(id));
+    expect(mine).toHaveLength(2);
+    expect((await rpc.verify(a.sessionId, verifyBody, owner)).status).toBe(200);
+    const until = Date.now() + 5000;
+    while (!fed.counter.deleted.includes(mine[0]!) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(fed.counter.deleted).toContain(mine[0]);
+    expect(fed.counter.deleted).not.toContain(mine[1]);
+  });
+
+  it("a URL binding that is not set, and per_session over stdio, are errors naming what to fix", async () => {
+    const rpc = inProcessEnvironment(counted(), {});
+    await expect(rpc.describe()).rejects.toThrow("MCP source counter_mcp: no URL (set the COUNTER_URL binding, or transport.url)");
+    expect(() => counted("per_session", { kind: "stdio", command: ["node", "server.js"] })).toThrow(
+      'mcp_counted: MCP server counter_mcp is per_session, which needs transport kind "http" (a stdio server lives one connection)',
+    );
+  });
 });

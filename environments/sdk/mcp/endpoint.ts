@@ -6,8 +6,10 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { type CallToolResult, CallToolRequestSchema, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { MCP_TOKEN_HEADER, type McpTokenClaims } from "../../../contracts/mcp.js";
 import type { Outcome } from "../../../contracts/rpc.js";
+import type { FunctionTool } from "../../../protocol/index.js";
 import type { AppContext } from "../answer.js";
 import { environmentConfig } from "../config.js";
+import { secretReader } from "../context.js";
 import { continueSession } from "../run.js";
 import { httpOwner, sessionIdOf } from "../session.js";
 import type { SimpleEnvironment } from "../types.js";
@@ -22,12 +24,23 @@ function refuse(status: 401 | 403, code: string, message: string): Response {
   });
 }
 
-function allowedTools(environment: SimpleEnvironment, claims: McpTokenClaims): Tool[] {
+/** Every tool the environment offers, its own then its MCP servers' (as GET /tools lists them). */
+async function offeredTools(c: AppContext, environment: SimpleEnvironment, claims: McpTokenClaims): Promise<FunctionTool[]> {
+  const native = [...environment.tools.values()].map((tool) => tool.openai);
+  if (!environment.mcpServers) return native;
+  const secret = secretReader(c.env);
+  // Loaded only by an environment that has MCP servers: the others never run the SDK's client.
+  const { mcpFunctionTools } = await import("./sources.js");
+  return [...native, ...(await mcpFunctionTools(environment, { sessionId: claims.sid, signal: c.req.raw.signal, secret }))];
+}
+
+/** The offered tools the token allows, as MCP lists them. */
+function allowedTools(offered: FunctionTool[], claims: McpTokenClaims): Tool[] {
   const tools: Tool[] = [];
-  for (const tool of environment.tools.values()) {
+  for (const tool of offered) {
     if (claims.tools && !claims.tools.includes(tool.name)) continue;
-    const schema = (tool.openai.parameters ?? { type: "object" }) as Tool["inputSchema"];
-    tools.push({ name: tool.name, ...(tool.openai.description ? { description: tool.openai.description } : {}), inputSchema: schema });
+    const schema = (tool.parameters ?? { type: "object" }) as Tool["inputSchema"];
+    tools.push({ name: tool.name, ...(tool.description ? { description: tool.description } : {}), inputSchema: schema });
   }
   return tools;
 }
@@ -50,11 +63,12 @@ export function toCallResult(name: string, outcome: Outcome): CallToolResult {
 
 function mcpServer(c: AppContext, environment: SimpleEnvironment, claims: McpTokenClaims): Server {
   const server = new Server({ name: environment.name, version: "1.0.0" }, { capabilities: { tools: {} }, jsonSchemaValidator: refusedSchemaValidator });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: allowedTools(environment, claims) }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: allowedTools(await offeredTools(c, environment, claims), claims) }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const { name, arguments: args } = request.params;
-    if (!environment.tools.has(name)) {
-      const known = [...environment.tools.keys()].filter((tool) => !claims.tools || claims.tools.includes(tool));
+    const offered = environment.tools.has(name) ? undefined : (await offeredTools(c, environment, claims)).map((tool) => tool.name);
+    if (offered && !offered.includes(name)) {
+      const known = offered.filter((tool) => !claims.tools || claims.tools.includes(tool));
       return errorResult(`mcp_unknown_tool: ${environment.name} has no tool "${name}" (tools: ${known.join(", ") || "none"})`);
     }
     if (claims.tools && !claims.tools.includes(name)) return errorResult(`mcp_tool_not_allowed: tool "${name}" is not allowed for this session`);

@@ -1,10 +1,11 @@
 // An environment's MCP servers (defineEnvironment's `mcpServers`) beside its native tools: their listings and calls.
+import type { McpSessionRecords } from "../../../contracts/mcp.js";
 import type { ToolCallContext, ToolListing } from "../../../contracts/tools.js";
 import type { FunctionTool } from "../../../protocol/index.js";
 import type { Outcome } from "../outcome.js";
 import { OPERATION_TIMEOUT_MS } from "../refusals.js";
 import type { SimpleEnvironment, ToolContext } from "../types.js";
-import { mcpToolSource } from "./source.js";
+import { endMcpSession, mcpToolSource } from "./source.js";
 
 function callContext(ctx: Pick<ToolContext<unknown>, "sessionId" | "signal">): ToolCallContext {
   return { sessionId: ctx.sessionId, signal: ctx.signal, deadlineAt: Date.now() + OPERATION_TIMEOUT_MS };
@@ -12,8 +13,8 @@ function callContext(ctx: Pick<ToolContext<unknown>, "sessionId" | "signal">): T
 
 const noSecret = () => undefined;
 
-function sources(environment: SimpleEnvironment, ctx: Pick<ToolContext<unknown>, "secret">) {
-  return (environment.mcpServers ?? []).map((config) => mcpToolSource(config, ctx.secret ?? noSecret));
+function sources(environment: SimpleEnvironment, ctx: Pick<ToolContext<unknown>, "secret" | "mcpSessions">) {
+  return (environment.mcpServers ?? []).map((config) => mcpToolSource(config, ctx.secret ?? noSecret, ctx.mcpSessions));
 }
 
 /** Every MCP server's tools, in the order of `mcpServers`; a name a native tool (or an earlier server) has is an error. */
@@ -46,4 +47,15 @@ export async function callMcpTool(environment: SimpleEnvironment, name: string, 
   if (!listing) return undefined;
   const source = sources(environment, ctx).find((candidate) => candidate.name === listing.source);
   return source?.call({ name, arguments: args }, callContext(ctx));
+}
+
+/** The session's end: every `per_session` server's MCP session it opened is ended, and forgotten. */
+export async function endMcpSessions(environment: SimpleEnvironment, records: McpSessionRecords, secret: (name: string) => string | undefined): Promise<void> {
+  const recorded = await records.all();
+  for (const config of environment.mcpServers ?? []) {
+    const id = recorded[config.name];
+    if (id === undefined) continue;
+    await endMcpSession(config, id, secret);
+    await records.delete(config.name);
+  }
 }
