@@ -5,6 +5,7 @@
 // session_cookie = the server's session key: the cookie's NAME differs per server, so every Set-Cookie is carried back),
 // responses_api_agents/simple_agent/app.py (seed → POST /<tool> with the arguments as the JSON body → verify, each
 // request carrying the cookies the previous answer set).
+import type { McpToolSourceConfig } from "./mcp.js";
 import type { AggregateMetrics, DatasetRow, FunctionTool, VerifyRequest } from "../protocol/index.js";
 
 /** How edgegym authenticates to the server. Secrets are named, never inlined: config files and records stay clean. */
@@ -47,6 +48,12 @@ export interface RemoteEnvironmentConfig {
   stateful: boolean;
   /** The tools: those each row offers (responses_create_params.tools, the default) or a fixed list from this config. */
   tools: { from: "row" } | { from: "config"; tools: FunctionTool[] };
+  /**
+   * MCP servers (Streamable HTTP) whose tools join the server's: listed by describe, and a call to one of their tools goes
+   * to its MCP server from the session's Durable Object (in its own MCP session when `per_session`), never to the NeMo
+   * Gym server, whose /verify then sees the call in the response like any other.
+   */
+  mcpServers?: McpToolSourceConfig[];
   /** Overrides what GET /reverify_mode says; absent: asked once per isolate. */
   reverify?: ReverifyMode;
   /** Whether the server answers POST /aggregate_metrics; else edgegym computes NeMo Gym's default metrics itself. */

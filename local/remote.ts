@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { RemoteEnvironmentDeployment } from "../contracts/remote.js";
-import { parseRemoteFile, RemoteConfigError, secretNames } from "../environments/sdk/remote/config.js";
+import { parseRemoteFile, RemoteConfigError, secretFields } from "../environments/sdk/remote/config.js";
 import { writeRemoteEntry } from "../infra/remote.js";
 import { PROJECT_ROOT, shownPath } from "./paths.js";
 
@@ -33,10 +33,10 @@ export function remoteWorkers(
   const missing: string[] = [];
   const workers = deployments.map(({ config, origin }) => {
     const vars: Record<string, string> = {};
-    for (const secret of secretNames(config)) {
+    for (const { secret, field, optional } of secretFields(config)) {
       const value = env[secret];
       if (value) vars[secret] = value;
-      else missing.push(`${origin}.auth: the secret ${secret} is not set in the environment`);
+      else if (!optional) missing.push(`${origin}.${field}: the secret ${secret} is not set in the environment`);
     }
     return { name: config.name, entry: writeRemoteEntry(root, config), vars };
   });

@@ -1,9 +1,9 @@
 // One Durable Object per session: it runs the stateful environment's operations next to the session's state.
 import { DurableObject } from "cloudflare:workers";
 import type { EnvironmentEnv } from "../../contracts/env.generated.js";
-import type { McpSessionRecords } from "../../contracts/mcp.js";
 import type { Outcome, SessionOperation, SessionRpc } from "../../contracts/rpc.js";
 import { performAny } from "./gymnasium-perform.js";
+import { storedMcpSessions } from "./mcp/records.js";
 import { secretReader, toolContext } from "./context.js";
 import { plainData } from "./plain.js";
 import { environmentConfig } from "./config.js";
@@ -18,8 +18,6 @@ const STATE_KEY = "state";
 const OPENED_KEY = "opened";
 /** The session's sandbox record (contracts/sandbox.ts SandboxRecord): written before the sandbox is first used. */
 const SANDBOX_KEY = "sandbox";
-/** A `per_session` MCP server's session id, under this prefix and the source's name. */
-const MCP_PREFIX = "mcp:";
 
 /**
  * A session of a stateful environment, one Durable Object per session id (the `SESSIONS` namespace). Each environment's
@@ -47,18 +45,7 @@ export abstract class EnvironmentSession extends DurableObject<EnvironmentEnv> i
     },
   };
 
-  readonly #mcpSessions: McpSessionRecords = {
-    get: (source) => this.ctx.storage.get(MCP_PREFIX + source),
-    put: (source, id) => this.ctx.storage.put(MCP_PREFIX + source, id),
-    delete: async (source) => {
-      await this.ctx.storage.delete(MCP_PREFIX + source);
-    },
-    all: async () => {
-      const recorded: Record<string, string> = {};
-      for (const [key, id] of await this.ctx.storage.list<string>({ prefix: MCP_PREFIX })) recorded[key.slice(MCP_PREFIX.length)] = id;
-      return recorded;
-    },
-  };
+  readonly #mcpSessions = storedMcpSessions(this.ctx.storage);
 
   /** When this session's clean-up alarm fires, as last set or read (undefined: not read yet; null: none). */
   #alarmAt: number | null | undefined;

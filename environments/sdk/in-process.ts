@@ -5,6 +5,7 @@ import type { McpSessionRecords } from "../../contracts/mcp.js";
 import type { SandboxProvider, SandboxRecord } from "../../contracts/sandbox.js";
 import { describeEnvironment, describeWithSources, streamedMetrics } from "./describe.js";
 import { performAny } from "./gymnasium-perform.js";
+import { heldMcpSessions } from "./mcp/records.js";
 import { secretReader, toolContext } from "./context.js";
 import { noState } from "./perform.js";
 import { OPERATION_TIMEOUT_MS } from "./refusals.js";
@@ -74,20 +75,6 @@ export function inProcessEnvironment(environment: Environment, options: InProces
     };
   }
 
-  /** The session's `per_session` MCP session ids live on its Map entry, as in its Durable Object's storage. */
-  function mcpSessions(session: Session): McpSessionRecords {
-    return {
-      get: async (source) => session.mcp?.[source],
-      put: async (source, id) => {
-        session.mcp = { ...session.mcp, [source]: id };
-      },
-      delete: async (source) => {
-        if (session.mcp) delete session.mcp[source];
-      },
-      all: async () => ({ ...session.mcp }),
-    };
-  }
-
   /**
    * Forgets a session, destroying its sandbox and ending its MCP sessions (best effort: the provider's TTL bounds a
    * sandbox it could not reach, and an MCP server's own expiry a session it could not end).
@@ -98,7 +85,7 @@ export function inProcessEnvironment(environment: Environment, options: InProces
     if (session?.sandbox && provider) void provider.destroy(session.sandbox.handle).catch(() => undefined);
     if (session?.mcp && environment.kind === "simple") {
       const secret = secretReader(options.secrets ?? {});
-      const ended = import("./mcp/sources.js").then(({ endMcpSessions }) => endMcpSessions(environment, mcpSessions(session), secret));
+      const ended = import("./mcp/sources.js").then(({ endMcpSessions }) => endMcpSessions(environment, heldMcpSessions(session), secret));
       void ended.catch(() => undefined);
     }
   }
@@ -137,7 +124,7 @@ export function inProcessEnvironment(environment: Environment, options: InProces
     if (!environment.stateful) return performAny(environment, operation, body, context(noState), true);
     let session = sessions.get(sessionId);
     if (!session) sessions.set(sessionId, (session = { value: undefined, expires: now + ttl, tail: Promise.resolve() }));
-    const records = mcpSessions(session);
+    const records = heldMcpSessions(session);
     const turn = session.tail.then(() => performAny(environment, operation, body, context(stateOf(sessionId), records), true));
     session.tail = turn.catch(() => undefined);
     session.expires = now + ttl;

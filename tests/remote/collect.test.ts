@@ -86,6 +86,6 @@ describe("edgegym collect on a remote environment", () => {
     writeFileSync(config, JSON.stringify({ remotes: [{ name: "stand_in", baseUrls: [server.url], auth: { kind: "bearer", secret: "NOT_SET_ANYWHERE" } }] }));
     const missing = await edgegym(["collect", "-e", "stand_in", "-i", "rows.jsonl", "-o", "out/bad.jsonl"], { EDGEGYM_REMOTE_CONFIG: config });
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toContain("remotes[0].auth: the secret NOT_SET_ANYWHERE is not set in the environment");
+    expect(missing.stderr).toContain("remotes[0].auth.secret: the secret NOT_SET_ANYWHERE is not set in the environment");
   }, 120_000);
 });

@@ -73,4 +73,35 @@ describe("edgegym.remote.json", () => {
     );
     expect(secretNames(d!.config)).toEqual(["A_KEY"]);
   });
+  it("takes MCP servers (Streamable HTTP) with defaults, and names each bad field of one", () => {
+    const entry = (servers: unknown[]) => JSON.stringify({ remotes: [{ name: "my_server", baseUrls: ["http://127.0.0.1:8000"], mcpServers: servers }] });
+    const [deployment] = parseRemoteFile(
+      entry([{ name: "tools_mcp", transport: { kind: "http", urlSecret: "TOOLS_URL", headerSecrets: { authorization: "TOOLS_KEY" } } }]),
+      FILE,
+    );
+    expect(deployment!.config.mcpServers).toEqual([
+      {
+        name: "tools_mcp",
+        transport: { kind: "http", url: "", urlSecret: "TOOLS_URL", headerSecrets: { authorization: "TOOLS_KEY" } },
+        callTimeoutMs: 30000,
+        sessions: "shared",
+      },
+    ]);
+    expect(secretNames(deployment!.config)).toEqual(["TOOLS_URL", "TOOLS_KEY"]);
+    expect(
+      problems(
+        entry([
+          { name: "local_mcp", transport: { kind: "stdio", command: ["node", "server.js"] } },
+          { name: "nowhere_mcp", transport: { kind: "http" } },
+          { name: "nowhere_mcp", transport: { kind: "http", url: "ftp://x" }, sessions: "sometimes" },
+        ]),
+      ),
+    ).toEqual([
+      'edgegym.remote.json: remotes[0].mcpServers[0].transport.kind: must be "http": a remote environment reaches MCP servers over Streamable HTTP (stdio runs only in process)',
+      'edgegym.remote.json: remotes[0].mcpServers[0].transport: Unrecognized key: "command"',
+      "edgegym.remote.json: remotes[0].mcpServers[1].transport: needs url, or urlSecret naming where it is",
+      "edgegym.remote.json: remotes[0].mcpServers[2].transport.url: must be an http(s) URL",
+      'edgegym.remote.json: remotes[0].mcpServers[2].sessions: Invalid option: expected one of "per_session"|"shared"',
+    ]);
+  });
 });

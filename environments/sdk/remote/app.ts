@@ -10,7 +10,8 @@ import { notFound, onError, readJson } from "../../../http/errors.js";
 import { allowOnly } from "../../../http/methods.js";
 import { AggregateMetricsRequest, parseOr400 } from "../../../protocol/index.js";
 import { httpOwner, overHttps, SESSION_COOKIE, SESSION_HEADER, sessionIdOf } from "../session.js";
-import { describeRemote, remoteMetrics } from "./operations.js";
+import { describeRemoteWithSources } from "./mcp.js";
+import { remoteMetrics } from "./operations.js";
 import { continueRemote, openRemote } from "./run.js";
 import { clientFor } from "./session-object.js";
 
@@ -19,8 +20,8 @@ export function remoteApp(config: RemoteEnvironmentConfig) {
   app.onError(onError);
   app.notFound(notFound);
   app.get("/health", (c) => c.json({ status: "ok", environment: config.name }));
-  app.get("/tools", (c) => {
-    const { name, ...rest } = describeRemote(config);
+  app.get("/tools", async (c) => {
+    const { name, ...rest } = await describeRemoteWithSources(config, c.env);
     return c.json({ environment: name, ...rest });
   });
   app.get("/reverify_mode", async (c) => c.json(await clientFor(config, c.env).reverifyMode(c.req.raw.signal)));

@@ -21,6 +21,28 @@ const Tools = z.discriminatedUnion("from", [
   z.object({ from: z.literal("config"), tools: z.array(FunctionTool).min(1) }).strict(),
 ]);
 
+const headerName = z.string().regex(/^[A-Za-z0-9-]+$/, "must be a header name");
+
+/** An MCP server whose tools join the remote server's (contracts/mcp.ts McpToolSourceConfig; Streamable HTTP only). */
+const McpServer = z
+  .object({
+    name,
+    transport: z
+      .object({
+        kind: z.literal("http", { error: 'must be "http": a remote environment reaches MCP servers over Streamable HTTP (stdio runs only in process)' }),
+        url: baseUrl.optional(),
+        urlSecret: secretName.optional(),
+        headerSecrets: z.record(headerName, secretName).optional(),
+      })
+      .strict()
+      .refine((transport) => transport.url !== undefined || transport.urlSecret !== undefined, { error: "needs url, or urlSecret naming where it is" })
+      .transform(({ url, ...rest }) => ({ ...rest, url: url ?? "" })),
+    tools: z.array(z.string().min(1)).min(1).optional(),
+    callTimeoutMs: z.number().int().min(1).max(600_000).default(30_000),
+    sessions: z.enum(["per_session", "shared"]).default("shared"),
+  })
+  .strict();
+
 /** One entry as written: everything but the name and the URLs has a default. */
 export const RemoteEntry = z
   .object({
@@ -35,6 +57,7 @@ export const RemoteEntry = z
     concurrency: z.number().int().min(1).max(10_000).default(64),
     stateful: z.boolean().default(true),
     tools: Tools.default({ from: "row" }),
+    mcpServers: z.array(McpServer).optional(),
     reverify: z.enum(["stateless", "unsupported", "unknown"]).optional(),
     aggregateMetrics: z.boolean().default(true),
     maxResponseBytes: z
@@ -52,6 +75,11 @@ export const RemoteEntry = z
   })
   .strict()
   .superRefine((entry, ctx) => {
+    const servers = new Set<string>();
+    entry.mcpServers?.forEach((server, index) => {
+      if (servers.has(server.name)) ctx.addIssue({ code: "custom", path: ["mcpServers", index, "name"], message: `"${server.name}" is configured twice` });
+      servers.add(server.name);
+    });
     if (entry.tools.from !== "config") return;
     entry.tools.tools.forEach((tool, index) => {
       if (RESERVED_ROUTES.has(tool.name))
@@ -100,10 +128,31 @@ export function parseRemoteFile(text: string, origin: string, native: readonly s
   return parsed.data.remotes.map((config, index) => ({ config, origin: `${origin}: remotes[${index}]` }));
 }
 
+/** A secret an entry names, and the field that names it; `optional`: a URL binding with `url` to fall back on. */
+export interface NamedSecret {
+  secret: string;
+  field: string;
+  optional: boolean;
+}
+
+/** Every secret an entry names: the server's auth, then each MCP server's URL and headers. */
+export function secretFields(config: RemoteEnvironmentConfig): NamedSecret[] {
+  const { auth } = config;
+  const named: NamedSecret[] = [];
+  if (auth.kind === "bearer") named.push({ secret: auth.secret, field: "auth.secret", optional: false });
+  if (auth.kind === "headers")
+    for (const [header, secret] of Object.entries(auth.secrets)) named.push({ secret, field: `auth.secrets.${header}`, optional: false });
+  (config.mcpServers ?? []).forEach(({ transport }, index) => {
+    if (transport.kind !== "http") return;
+    const at = `mcpServers[${index}].transport`;
+    if (transport.urlSecret) named.push({ secret: transport.urlSecret, field: `${at}.urlSecret`, optional: transport.url !== "" });
+    for (const [header, secret] of Object.entries(transport.headerSecrets ?? {}))
+      named.push({ secret, field: `${at}.headerSecrets.${header}`, optional: false });
+  });
+  return named;
+}
+
 /** The secrets an entry needs, by name (to bind them to its Worker or read them from the environment). */
 export function secretNames(config: RemoteEnvironmentConfig): string[] {
-  const { auth } = config;
-  if (auth.kind === "bearer") return [auth.secret];
-  if (auth.kind === "headers") return [...new Set(Object.values(auth.secrets))];
-  return [];
+  return [...new Set(secretFields(config).map((named) => named.secret))];
 }

@@ -6,7 +6,8 @@ import type { RemoteEnvironmentConfig } from "../../../contracts/remote.js";
 import type { EnvironmentDescription, EnvironmentRpc, Outcome, RpcResult, SessionOutcome, SessionOwner } from "../../../contracts/rpc.js";
 import type { AggregateMetrics, DatasetRow, VerifyRequest } from "../../../protocol/index.js";
 import { remoteApp } from "./app.js";
-import { describeRemote, NOT_GYMNASIUM, remoteMetrics } from "./operations.js";
+import { describeRemoteWithSources } from "./mcp.js";
+import { NOT_GYMNASIUM, remoteMetrics } from "./operations.js";
 import { continueRemote, openRemote } from "./run.js";
 import { clientFor } from "./session-object.js";
 
@@ -36,8 +37,8 @@ export abstract class RemoteEntrypoint extends WorkerEntrypoint<EnvironmentEnv> 
     return appOf(this.config).fetch(request, this.env, this.ctx);
   }
 
-  async describe(): Promise<EnvironmentDescription> {
-    return describeRemote(this.config);
+  describe(): Promise<EnvironmentDescription> {
+    return describeRemoteWithSources(this.config, this.env);
   }
 
   seed(row: DatasetRow, owner: SessionOwner): Promise<SessionOutcome> {

@@ -4,7 +4,9 @@ import type { EnvironmentRpc, Outcome } from "../../../contracts/rpc.js";
 import type { RemoteEnvironmentConfig, RemoteSession } from "../../../contracts/remote.js";
 import { UNKNOWN_SESSION } from "../refusals.js";
 import { RemoteClient, type RemoteClientOptions } from "./client.js";
-import { describeRemote, NOT_GYMNASIUM, remoteMetrics, seedOutcome, toolFault, toolOutcome, verifyOutcome } from "./operations.js";
+import { heldMcpSessions } from "../mcp/records.js";
+import { describeRemoteWithSources, endRemoteMcpSessions, remoteMcpCall } from "./mcp.js";
+import { NOT_GYMNASIUM, remoteMetrics, seedOutcome, toolFault, toolOutcome, verifyOutcome } from "./operations.js";
 
 export interface RemoteInProcessOptions extends RemoteClientOptions {
   /** The rollout's bound on each call beyond the config's callMs (the agent's own timer is the other). */
@@ -13,6 +15,8 @@ export interface RemoteInProcessOptions extends RemoteClientOptions {
 
 interface Held {
   session: RemoteSession;
+  /** Its per_session MCP servers' session ids (the configuration's `mcpServers`). */
+  mcp?: Record<string, string>;
   expires: number;
   /** A session's calls go one after another, as NeMo Gym's agent makes them. */
   tail: Promise<unknown>;
@@ -23,6 +27,8 @@ export function remoteEnvironment(config: RemoteEnvironmentConfig, options: Remo
   const ttl = options.sessionTtlMs ?? 3_600_000;
   const sessions = new Map<string, Held>();
   const signal = () => AbortSignal.timeout(config.timeouts.callMs + config.timeouts.connectMs);
+  // The secrets the client reads (the auth's, the MCP servers' URLs and headers), as a Worker's env would hold them.
+  const bindings: object = options.secrets ?? {};
 
   function inTurn(sessionId: string, work: (held: Held) => Promise<Outcome>, ends = false): Promise<Outcome> {
     const held = sessions.get(sessionId);
@@ -33,12 +39,16 @@ export function remoteEnvironment(config: RemoteEnvironmentConfig, options: Remo
     held.expires = Date.now() + ttl;
     const turn = held.tail.then(() => work(held));
     held.tail = turn.catch(() => undefined);
-    return ends ? turn.finally(() => sessions.delete(sessionId)) : turn;
+    if (!ends) return turn;
+    return turn.finally(() => {
+      sessions.delete(sessionId);
+      void endRemoteMcpSessions(config, heldMcpSessions(held), bindings).catch(() => undefined);
+    });
   }
 
   return {
     client,
-    describe: async () => describeRemote(config),
+    describe: () => describeRemoteWithSources(config, bindings),
     seed: async (row) => {
       const { outcome, session } = seedOutcome(await client.seedSession(row, signal()));
       const sessionId = crypto.randomUUID();
@@ -47,6 +57,8 @@ export function remoteEnvironment(config: RemoteEnvironmentConfig, options: Remo
     },
     tool: (sessionId, name, args) =>
       inTurn(sessionId, async (held) => {
+        const answered = await remoteMcpCall(config, { name, args, sessionId }, bindings, heldMcpSessions(held));
+        if (answered) return answered;
         try {
           const reply = await client.tool(held.session, name, args, signal());
           held.session = reply.session;

@@ -8,7 +8,9 @@ import type { DatasetRow, VerifyRequest } from "../../../protocol/index.js";
 import { environmentConfig } from "../config.js";
 import { environmentLog, logOutcome } from "../log.js";
 import { EXPIRED_SESSION } from "../refusals.js";
+import { storedMcpSessions } from "../mcp/records.js";
 import { RemoteClient } from "./client.js";
+import { endRemoteMcpSessions, remoteMcpCall } from "./mcp.js";
 import { NOT_GYMNASIUM, seedOutcome, toolFault, toolOutcome, verifyOutcome } from "./operations.js";
 
 const SESSION_KEY = "remote";
@@ -31,15 +33,18 @@ export function clientFor(config: RemoteEnvironmentConfig, env: object): RemoteC
 export abstract class RemoteSessionObject extends DurableObject<EnvironmentEnv> implements SessionRpc {
   protected abstract readonly config: RemoteEnvironmentConfig;
 
-  async perform(operation: SessionOperation, body: unknown, _sessionId: string, trusted: boolean, opens = false): Promise<Outcome> {
+  /** The session's per_session MCP servers' session ids (the configuration's `mcpServers`). */
+  readonly #mcpSessions = storedMcpSessions(this.ctx.storage);
+
+  async perform(operation: SessionOperation, body: unknown, sessionId: string, trusted: boolean, opens = false): Promise<Outcome> {
     const started = Date.now();
-    const outcome = await this.#perform(operation, body, trusted, opens);
+    const outcome = await this.#perform(operation, body, sessionId, trusted, opens);
     const ttl = environmentConfig(this.env).SESSION_TTL_SECONDS * 1000;
     await this.ctx.storage.setAlarm(Date.now() + ttl);
     return logOutcome(environmentLog(this.env, this.config.name), operation, outcome, started);
   }
 
-  async #perform(operation: SessionOperation, body: unknown, trusted: boolean, opens: boolean): Promise<Outcome> {
+  async #perform(operation: SessionOperation, body: unknown, sessionId: string, trusted: boolean, opens: boolean): Promise<Outcome> {
     const client = clientFor(this.config, this.env);
     const signal = AbortSignal.timeout(this.config.timeouts.callMs + this.config.timeouts.connectMs);
     if (opens) {
@@ -51,6 +56,8 @@ export abstract class RemoteSessionObject extends DurableObject<EnvironmentEnv> 
     const session = await this.ctx.storage.get<RemoteSession>(SESSION_KEY);
     if (!session) return EXPIRED_SESSION;
     if (operation.kind === "tool") {
+      const answered = await remoteMcpCall(this.config, { name: operation.name, args: body, sessionId }, this.env, this.#mcpSessions);
+      if (answered) return answered;
       try {
         const reply = await client.tool(session, operation.name, body, signal);
         await this.ctx.storage.put(SESSION_KEY, reply.session);
@@ -68,6 +75,7 @@ export abstract class RemoteSessionObject extends DurableObject<EnvironmentEnv> 
   }
 
   override async alarm(): Promise<void> {
+    await endRemoteMcpSessions(this.config, this.#mcpSessions, this.env);
     await this.ctx.storage.deleteAll();
   }
 }
