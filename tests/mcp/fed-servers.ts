@@ -47,18 +47,27 @@ async function listen(handler: (request: IncomingMessage, response: ServerRespon
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp` };
 }
 
-export async function startFedServers(): Promise<FedServers> {
-  const weather = await listen(async (request, response) => {
-    if (request.headers.authorization !== WEATHER_SECRET) {
+/**
+ * A stateless server on 127.0.0.1 (a server and transport per request, as NeMo Gym's exposure runs) that refuses a
+ * request without `Authorization: <secret>`; `seen` hears every request's Authorization header first.
+ */
+export function statelessServer(make: () => McpServer, secret: string, seen?: (authorization: string | undefined) => void) {
+  return listen(async (request, response) => {
+    seen?.(request.headers.authorization);
+    if (request.headers.authorization !== secret) {
       response.writeHead(401, { "content-type": "application/json" }).end(JSON.stringify({ error: "bad credentials" }));
       return;
     }
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    const server = weatherServer();
+    const server = make();
     response.on("close", () => void server.close());
     await server.connect(transport);
     await transport.handleRequest(request, response);
   });
+}
+
+export async function startFedServers(): Promise<FedServers> {
+  const weather = await statelessServer(weatherServer, WEATHER_SECRET);
 
   const transports = new Map<string, StreamableHTTPServerTransport>();
   const counter: FedServers["counter"] = { opened: [], deleted: [], calls: new Map(), forget: () => transports.clear() };

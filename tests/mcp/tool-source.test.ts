@@ -1,10 +1,8 @@
 // MCP servers as an environment's tools: an MCP server this test starts (the official SDK's McpServer over its Node
 // Streamable HTTP transport on 127.0.0.1, and one over stdio) feeding an environment's tools, run in process (environments/sdk/in-process.ts).
-import { createServer, type Server } from "node:http";
+import type { Server } from "node:http";
 import { fileURLToPath } from "node:url";
-import type { AddressInfo } from "node:net";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineEnvironment } from "../../environments/sdk/define.js";
@@ -12,7 +10,7 @@ import { inProcessEnvironment } from "../../environments/sdk/in-process.js";
 import type { SimpleEnvironment } from "../../environments/sdk/types.js";
 import type { McpToolSourceConfig } from "../../contracts/mcp.js";
 import type { VerifyRequest } from "../../protocol/index.js";
-import { type FedServers, startFedServers } from "./fed-servers.js";
+import { type FedServers, startFedServers, statelessServer } from "./fed-servers.js";
 
 const owner = { rollout: "r-1", token: "t-1" };
 const row = { responses_create_params: { input: "What is the weather?" } };
@@ -43,21 +41,7 @@ let url: string;
 const authorizations: (string | undefined)[] = [];
 
 beforeAll(async () => {
-  http = createServer(async (request, response) => {
-    authorizations.push(request.headers.authorization);
-    if (request.headers.authorization !== SECRET) {
-      response.writeHead(401, { "content-type": "application/json" }).end(JSON.stringify({ error: "bad credentials" }));
-      return;
-    }
-    // Stateless: a server and transport per request, as NeMo Gym's exposure runs.
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    const server = weatherServer();
-    response.on("close", () => void server.close());
-    await server.connect(transport);
-    await transport.handleRequest(request, response);
-  });
-  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+  ({ server: http, url } = await statelessServer(weatherServer, SECRET, (authorization) => authorizations.push(authorization)));
 });
 
 afterAll(() => new Promise<void>((resolve) => http.close(() => resolve())));
