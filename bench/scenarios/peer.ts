@@ -38,7 +38,13 @@ function figures(results: Results, note?: string): Figure[] {
       { id: `${id}.edgegym.rollouts_per_s`, label: `${shape}: edgegym (jobs) rollouts/s`, value: edgegym.rate, unit: "/s", ...extra },
       { id: `${id}.edgegym.cpu_ms_per_rollout`, label: `${shape}: edgegym (jobs) CPU per rollout`, value: edgegym.cpu, unit: "ms", ...extra },
       { id: `${id}.nemo_gym.rollouts_per_s`, label: `${shape}: NeMo Gym rollouts/s`, value: nemoGym.rate, unit: "/s", ...extra },
-      { id: `${id}.nemo_gym.cpu_ms_per_rollout`, label: `${shape}: NeMo Gym CPU per rollout (ng_run's process tree)`, value: nemoGym.cpu, unit: "ms", ...extra },
+      {
+        id: `${id}.nemo_gym.cpu_ms_per_rollout`,
+        label: `${shape}: NeMo Gym CPU per rollout (ng_run's process tree)`,
+        value: nemoGym.cpu,
+        unit: "ms",
+        ...extra,
+      },
       { id: `${id}.cpu_ratio`, label: `${shape}: NeMo Gym CPU / edgegym CPU per rollout`, value: ratio(nemoGym.cpu, edgegym.cpu), unit: "×", ...extra },
       { id: `${id}.rate_ratio`, label: `${shape}: edgegym rate / NeMo Gym rate`, value: ratio(edgegym.rate, nemoGym.rate), unit: "×", ...extra },
     );
@@ -132,7 +138,13 @@ try {
     );
   }
   const note = "NeMo Gym's rate includes ng_collect_rollouts' own start-up";
-  emit({ scenario: "peer", title: "Peer: NeMo Gym beside edgegym, same simulator and rows", seconds: (performance.now() - started) / 1000, figures: figures(results, note), details });
+  emit({
+    scenario: "peer",
+    title: "Peer: NeMo Gym beside edgegym, same simulator and rows",
+    seconds: (performance.now() - started) / 1000,
+    figures: figures(results, note),
+    details,
+  });
   // The cost scenario takes NeMo Gym's CPU per rollout from this variable when set to it (printed for the operator).
   say(`BENCH_NEMO_GYM_CPU_MS for the cost scenario: 1-tool=${results["single-step"].nemoGym.cpu!.toFixed(1)}`);
 } finally {
