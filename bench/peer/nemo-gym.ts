@@ -11,7 +11,7 @@ export const NEMO_GYM_DIR_ENV = "BENCH_NEMO_GYM_DIR";
 /** The one line printed when no installation is named. */
 export const HOW_TO_GET_ONE =
   "peer: no NeMo Gym installation named, skipped. To compare: git clone https://github.com/NVIDIA-NeMo/Gym.git nemo-gym && " +
-  "(cd nemo-gym && uv venv --python 3.13 && uv sync), then npm run bench -- --only peer --nemo-gym <dir of that clone>";
+  "(cd nemo-gym && uv venv --python 3.13.14 && uv sync), then npm run bench -- --only peer --nemo-gym <dir of that clone>";
 
 /** Each shape's NeMo Gym config (resources server + its simple agent) and the agent's name in it. */
 export const NEMO_GYM_SHAPES = {
@@ -57,9 +57,9 @@ export function missingFrom(dir: string, pathEnv = process.env.PATH ?? ""): stri
     ...Object.values(NEMO_GYM_SHAPES).map((s) => path.join(dir, configOf(s.environment))),
   ];
   const missing = wanted.filter((file) => !existsSync(file));
-  if (missing.length > 0) return missing;
   const withUv = [bin, ...pathEnv.split(path.delimiter)].some((p) => p && existsSync(path.join(p, "uv")));
   if (!withUv) missing.push("uv (on PATH or in .venv/bin: ng_run builds each server's venv with it)");
+  if (!existsSync(path.join(bin, "ng_version"))) return missing;
   try {
     execFileSync(path.join(bin, "ng_version"), [], { cwd: dir, stdio: ["ignore", "pipe", "pipe"], timeout: 60_000 });
   } catch (error) {
