@@ -5,7 +5,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { clockTicksPerSecond, descendants, snapshot, ticksBetween } from "../cpu/proc.js";
+import { clockTicksPerSecond, descendants, readStat, snapshot, ticksBetween } from "../cpu/proc.js";
 import { BENCH_ROOT, type HostProcess, startHost, startSimulatorProcess } from "../cpu/processes.js";
 import { jobTally, modelTurns, runJob, type Shape } from "../cpu/workload.js";
 import { emit, type Figure, progress, quick } from "../lib/report.js";
@@ -28,16 +28,18 @@ type Results = Record<PeerShape, { edgegym: Side; nemoGym: Side }>;
 
 const ratio = (a: number | null, b: number | null) => (a === null || b === null || b === 0 ? null : a / b);
 
-function figures(results: Results, note?: string): Figure[] {
+/** `skipped`: the note every figure carries when nothing ran; otherwise NeMo Gym's rates say what their time includes. */
+function figures(results: Results, skipped?: string): Figure[] {
   const out: Figure[] = [];
-  const extra = note ? { note } : {};
+  const extra = skipped ? { note: skipped } : {};
+  const rateNote = skipped ? extra : { note: "ng_collect_rollouts' own start-up included" };
   for (const shape of SHAPES) {
     const { edgegym, nemoGym } = results[shape];
     const id = `peer.${shape}`;
     out.push(
       { id: `${id}.edgegym.rollouts_per_s`, label: `${shape}: edgegym (jobs) rollouts/s`, value: edgegym.rate, unit: "/s", ...extra },
       { id: `${id}.edgegym.cpu_ms_per_rollout`, label: `${shape}: edgegym (jobs) CPU per rollout`, value: edgegym.cpu, unit: "ms", ...extra },
-      { id: `${id}.nemo_gym.rollouts_per_s`, label: `${shape}: NeMo Gym rollouts/s`, value: nemoGym.rate, unit: "/s", ...extra },
+      { id: `${id}.nemo_gym.rollouts_per_s`, label: `${shape}: NeMo Gym rollouts/s`, value: nemoGym.rate, unit: "/s", ...rateNote },
       {
         id: `${id}.nemo_gym.cpu_ms_per_rollout`,
         label: `${shape}: NeMo Gym CPU per rollout (ng_run's process tree)`,
@@ -46,7 +48,7 @@ function figures(results: Results, note?: string): Figure[] {
         ...extra,
       },
       { id: `${id}.cpu_ratio`, label: `${shape}: NeMo Gym CPU / edgegym CPU per rollout`, value: ratio(nemoGym.cpu, edgegym.cpu), unit: "×", ...extra },
-      { id: `${id}.rate_ratio`, label: `${shape}: edgegym rate / NeMo Gym rate`, value: ratio(edgegym.rate, nemoGym.rate), unit: "×", ...extra },
+      { id: `${id}.rate_ratio`, label: `${shape}: edgegym rate / NeMo Gym rate`, value: ratio(edgegym.rate, nemoGym.rate), unit: "×", ...rateNote },
     );
   }
   return out;
@@ -100,9 +102,11 @@ async function edgegymSide(host: HostProcess, shape: PeerShape, repeats: number)
 async function nemoGymSide(stack: NemoGymStack, shape: PeerShape, repeats: number, work: string) {
   const rowsFile = fixture(shape);
   const out = path.join(work, `${shape}-${Date.now()}.jsonl`);
-  const before = snapshot(descendants(stack.pid));
+  // ng_run itself (its head server) and every server below it.
+  const tree = () => snapshot([readStat(stack.pid)!, ...descendants(stack.pid)]);
+  const before = tree();
   const { seconds } = await stack.collect(shape, rowsFile, repeats, out, PARALLEL);
-  const between = ticksBetween(before, snapshot(descendants(stack.pid)));
+  const between = ticksBetween(before, tree());
   const tally = readRollouts(out, modelTurns);
   const count = rowsOf(shape).length * repeats;
   if (tally.rollouts !== count) throw new Error(`NeMo Gym ${shape}: ${tally.rollouts} records of ${count}`);
@@ -137,12 +141,11 @@ try {
         `NeMo Gym ${r.nemoGym.rate!.toFixed(0)} rollouts/s ${r.nemoGym.cpu!.toFixed(2)} ms CPU (turns/rollout ${(ours.turns / ours.rollouts).toFixed(1)} vs ${(theirs.turns / theirs.rollouts).toFixed(1)})`,
     );
   }
-  const note = "NeMo Gym's rate includes ng_collect_rollouts' own start-up";
   emit({
     scenario: "peer",
     title: "Peer: NeMo Gym beside edgegym, same simulator and rows",
     seconds: (performance.now() - started) / 1000,
-    figures: figures(results, note),
+    figures: figures(results),
     details,
   });
   // The cost scenario takes NeMo Gym's CPU per rollout from this variable when set to it (printed for the operator).
