@@ -5,6 +5,7 @@
 //   npm run bench                       the full run (about 15-25 minutes on a quiet 2-core machine)
 //   npm run bench -- --quick            a short one (a few minutes): smaller sizes, same scenarios
 //   npm run bench -- --only proxy,burst some scenarios only
+//   npm run bench -- --nemo-gym <dir>   the peer scenario runs NeMo Gym (a checkout with its .venv) beside edgegym
 import { spawn } from "node:child_process";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -20,6 +21,8 @@ const { values } = parseArgs({
     // `npm run bench --quick` (without `--`) reaches us as npm_config_quick.
     quick: { type: "boolean", default: process.env.BENCH_QUICK === "1" || process.env.npm_config_quick === "true" },
     only: { type: "string" },
+    // A NeMo Gym installation for the peer scenario (or BENCH_NEMO_GYM_DIR); without one that scenario skips.
+    "nemo-gym": { type: "string" },
     out: { type: "string", default: path.join(BENCH_ROOT, "bench", "results.json") },
   },
 });
@@ -37,6 +40,7 @@ const SCENARIOS: { name: string; minutes: number }[] = [
   { name: "remote", minutes: 10 },
   { name: "sandbox", minutes: 10 },
   { name: "cost", minutes: 8 },
+  { name: "peer", minutes: 40 },
 ];
 const chosen = SCENARIOS.filter((s) => !values.only || values.only.split(",").includes(s.name));
 if (chosen.length === 0) throw new Error(`--only: no scenario among ${values.only} (known: ${SCENARIOS.map((s) => s.name).join(", ")})`);
@@ -66,7 +70,8 @@ async function runScenario(name: string, minutes: number): Promise<ScenarioRepor
   const file = path.join(mkdtempSync(path.join(os.tmpdir(), "edgegym-bench-")), `${name}.json`);
   const started = performance.now();
   process.stdout.write(`\n== ${name}${QUICK ? " (quick)" : ""}\n`);
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(BENCH_ROOT, "bench", "scenarios", `${name}.ts`), ...(QUICK ? ["--quick"] : [])], {
+  const args = [...(QUICK ? ["--quick"] : []), ...(name === "peer" && values["nemo-gym"] ? ["--nemo-gym", values["nemo-gym"]] : [])];
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(BENCH_ROOT, "bench", "scenarios", `${name}.ts`), ...args], {
     cwd: BENCH_ROOT,
     stdio: "inherit",
     env: { ...process.env, BENCH_REPORT: file, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
