@@ -32,6 +32,8 @@ export const NOT_RUN_HERE: Record<string, string> = {
     "a Cloudflare account's credentials; tests/infra/sandbox-deploy.test.ts evaluates the deployment offline",
   "npx wrangler deploy --config .edgegym/containers/sandbox/wrangler.json":
     "a Cloudflare account and Docker (it builds the sandbox image); tests/infra/sandbox-deploy.test.ts checks the config and dry-runs the bundles",
+  "npm run bench -- --only peer --nemo-gym <dir>":
+    "a NeMo Gym installation (Python 3.13 and packages this machine's index lacks); tests/bench/peer.test.ts runs its skip path and its refusals of a bad directory",
   "npm run bench -- --only remote":
     "a benchmark (a minute or more of load, three paths in one run); the paths it times are tested by tests/remote (client, worker, lambda)",
   "EDGEGYM_NEMO_GYM_CONTAINER=example_session_state_mgmt npx sst deploy":
