@@ -1,6 +1,6 @@
 // Runs one operation of a session: in the session's Durable Object when the environment keeps state, else right here.
 // A session is opened with an id minted here (seed, reset); every later call must carry that id, for the same owner.
-import { type Outcome, type SessionOperation, type SessionOutcome, type SessionOwner, within } from "../../contracts/rpc.js";
+import { type Outcome, type SessionOperation, type SessionOutcome, type SessionOwner, withinMs } from "../../contracts/rpc.js";
 import type { EnvironmentBindings } from "./bindings.js";
 import { environmentConfig } from "./config.js";
 import { toolContext } from "./context.js";
@@ -29,7 +29,7 @@ function run(call: SessionCall, sessionId: string, opens: boolean): Promise<Outc
   if (environment.stateful) {
     const stub = env.SESSIONS.get(env.SESSIONS.idFromName(sessionId));
     // The session object bounds its own work; this bounds the wait for it (a little longer, so its answer wins).
-    return within(stub.perform(operation, body, sessionId, trusted, opens), AbortSignal.timeout(OPERATION_TIMEOUT_MS + 5_000), `${environment.name}'s session`);
+    return withinMs(stub.perform(operation, body, sessionId, trusted, opens), OPERATION_TIMEOUT_MS + 5_000, `${environment.name}'s session`);
   }
   // The operation's signal is made only if a tool, verifier or judge reads it: most never do, and two timers' worth of
   // signals per operation showed in the CPU of every rollout.
