@@ -80,7 +80,7 @@ export abstract class EnvironmentSession extends DurableObject<EnvironmentEnv> i
       this.#opened = true;
     }
     await this.#keepAlive();
-    return logOutcome(environmentLog(this.env, this.environment.name), operation, { ...outcome, body: plainData(outcome.body) }, started);
+    return logOutcome(() => environmentLog(this.env, this.environment.name), operation, { ...outcome, body: plainData(outcome.body) }, started);
   }
 
   async #isOpen(): Promise<boolean> {

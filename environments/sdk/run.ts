@@ -38,7 +38,7 @@ function run(call: SessionCall, sessionId: string, opens: boolean): Promise<Outc
   const started = Date.now();
   const context = toolContext({ sessionId, state: noState, signal: bound, models: { judge: env.JUDGE }, secrets: env });
   return performAny(environment, operation, body, context, trusted).then((outcome) =>
-    logOutcome(environmentLog(env, environment.name), operation, { ...outcome, body: plainData(outcome.body) }, started),
+    logOutcome(() => environmentLog(env, environment.name), operation, { ...outcome, body: plainData(outcome.body) }, started),
   );
 }
 
