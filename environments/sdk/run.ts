@@ -9,7 +9,7 @@ import { environmentLog, logOutcome } from "./log.js";
 import { noState } from "./perform.js";
 import { plainData } from "./plain.js";
 import { EXPIRED_SESSION, OPERATION_TIMEOUT_MS, UNKNOWN_SESSION } from "./refusals.js";
-import { checkSessionId, mintSessionId } from "./session-id.js";
+import { checkSessionId, checkSessionIdOnce, mintSessionId } from "./session-id.js";
 import type { Environment } from "./types.js";
 
 /** What one call of a session needs besides its session id. */
@@ -51,7 +51,8 @@ export async function openSession(call: SessionCall): Promise<SessionOutcome> {
 /** A later call of a session: refused unless the id was minted by this environment for this owner, and still alive. */
 export async function continueSession(call: SessionCall, sessionId: string): Promise<Outcome> {
   const config = environmentConfig(call.env);
-  const check = await checkSessionId(config.SESSION_SECRET, call.environment.name, sessionId, call.owner);
+  // Our own Workers' calls (the agent's tool calls: the same id each turn) are MAC-checked once; an outside caller's always.
+  const check = await (call.trusted ? checkSessionIdOnce : checkSessionId)(config.SESSION_SECRET, call.environment.name, sessionId, call.owner);
   if (!check.ok) return UNKNOWN_SESSION;
   // A stateless session keeps nothing to expire by use: it lives SESSION_TTL_SECONDS from its opening. A stateful one
   // lives that long after its last call: its Durable Object deletes the state then and refuses what comes after.
