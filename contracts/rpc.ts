@@ -227,6 +227,26 @@ export function within<T>(call: Promise<T>, signal: AbortSignal, what: string): 
 }
 
 /**
+ * `within` for a plain time bound: one timer, cleared when the call answers. AbortSignal.timeout's timer stays armed for
+ * its whole span after the call is done (minutes, on a hot path that runs per model turn or tool call).
+ */
+export function withinMs<T>(call: Promise<T>, ms: number, what: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new DeadlineError(what)), Math.max(0, ms));
+    call.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
+/**
  * Releases what an RPC result holds on the other side (workerd attaches a disposer to results; one whose call carried a
  * stream keeps the callee's side open until it is called, and the runtime warns when the garbage collector finds it first).
  */

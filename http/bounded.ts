@@ -1,6 +1,6 @@
 // Stubs whose every call is bounded in time: an RPC promise cannot be cancelled, so the caller stops waiting instead.
 import type { JobRpc } from "../contracts/jobs.js";
-import { within } from "../contracts/rpc.js";
+import { withinMs } from "../contracts/rpc.js";
 import { TIMEOUTS } from "../contracts/timeouts.js";
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
@@ -19,7 +19,7 @@ export function bounded<T extends object>(stub: T, ms: number, label: string): T
       if (typeof value !== "function" || typeof property !== "string") return value;
       return (...args: unknown[]) => {
         const answer: unknown = Reflect.apply(value, target, args);
-        return isThenable(answer) ? within(Promise.resolve(answer), AbortSignal.timeout(ms), `${label} (${property})`) : answer;
+        return isThenable(answer) ? withinMs(Promise.resolve(answer), ms, `${label} (${property})`) : answer;
       };
     },
   });

@@ -50,9 +50,16 @@ export abstract class EnvironmentSession extends DurableObject<EnvironmentEnv> i
   /** When this session's clean-up alarm fires, as last set or read (undefined: not read yet; null: none). */
   #alarmAt: number | null | undefined;
 
+  /**
+   * Whether this session was opened, as this object last wrote or read it (undefined: not known, ask storage). Only
+   * perform() writes the mark and only alarm() deletes it, both here, so once seen it holds until the alarm runs: a
+   * later call skips the storage read.
+   */
+  #opened: true | undefined;
+
   /** Operations of one session run one at a time here, so tool calls see each other's writes in order. */
   async perform(operation: SessionOperation, body: unknown, sessionId: string, trusted: boolean, opens = false): Promise<Outcome> {
-    if (!opens && (await this.ctx.storage.get(OPENED_KEY)) === undefined) return EXPIRED_SESSION;
+    if (!opens && !(await this.#isOpen())) return EXPIRED_SESSION;
     const started = Date.now();
     // The operation's signal is made only if a tool, verifier or judge reads it (most never do).
     let signal: AbortSignal | undefined;
@@ -72,9 +79,19 @@ export abstract class EnvironmentSession extends DurableObject<EnvironmentEnv> i
     const outcome = await performAny(this.environment, operation, body, context, trusted);
     // Marked after the operation, not before: a write opens SQLite's implicit transaction, inside which an
     // environment's own PRAGMAs (text_to_sql turns foreign keys off) would do nothing.
-    if (opens) await this.ctx.storage.put(OPENED_KEY, Date.now());
+    if (opens) {
+      await this.ctx.storage.put(OPENED_KEY, Date.now());
+      this.#opened = true;
+    }
     await this.#keepAlive();
-    return logOutcome(environmentLog(this.env, this.environment.name), operation, { ...outcome, body: plainData(outcome.body) }, started);
+    return logOutcome(() => environmentLog(this.env, this.environment.name), operation, { ...outcome, body: plainData(outcome.body) }, started);
+  }
+
+  async #isOpen(): Promise<boolean> {
+    if (this.#opened) return true;
+    if ((await this.ctx.storage.get(OPENED_KEY)) === undefined) return false;
+    this.#opened = true;
+    return true;
   }
 
   /**
@@ -93,6 +110,8 @@ export abstract class EnvironmentSession extends DurableObject<EnvironmentEnv> i
 
   override async alarm(): Promise<void> {
     this.#alarmAt = null;
+    // Forgotten first: whatever this alarm manages to delete, a later call asks storage again.
+    this.#opened = undefined;
     // The sandbox first: if its provider fails, this throws before the record is gone and the runtime retries the alarm.
     if (this.environment.sandbox && (await this.#sandboxRecords.get())) await destroyRecorded(sandboxProvider(this.env), this.#sandboxRecords);
     if (this.environment.kind === "simple" && this.environment.mcpServers) {

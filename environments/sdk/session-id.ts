@@ -63,3 +63,32 @@ export async function checkSessionId(
   const valid = await crypto.subtle.verify("HMAC", await keyFor(secret), macBytes, signed(environment, random, opened, owner));
   return valid ? { ok: true, openedAt: Number.parseInt(opened, 36) * 1000 } : { ok: false };
 }
+
+/** Ids checked for our own Workers' calls, per secret: exactly what was checked (environment, id, owner) → its opening. */
+const checked = new Map<string, Map<string, number>>();
+/** Ids remembered per secret at most (the oldest forgotten first): a rollout's calls all come within its lifetime. */
+export const CHECKED_KEPT = 4_096;
+
+/**
+ * checkSessionId for an internal caller (the agent's RPC, whose every tool call of a rollout carries the same id): an id
+ * that passed once for exactly this environment and owner is not MAC-checked again. Only a success is remembered, keyed
+ * by every input the MAC covers, so any other id or owner is checked in full; outside callers never come here.
+ */
+export async function checkSessionIdOnce(
+  secret: string,
+  environment: string,
+  id: string,
+  owner: SessionOwner,
+): Promise<{ ok: true; openedAt: number } | { ok: false }> {
+  let known = checked.get(secret);
+  if (!known) checked.set(secret, (known = new Map()));
+  const key = JSON.stringify([environment, id, owner.rollout, owner.token]);
+  const openedAt = known.get(key);
+  if (openedAt !== undefined) return { ok: true, openedAt };
+  const check = await checkSessionId(secret, environment, id, owner);
+  if (check.ok) {
+    if (known.size >= CHECKED_KEPT) known.delete(known.keys().next().value!);
+    known.set(key, check.openedAt);
+  }
+  return check;
+}

@@ -2,7 +2,7 @@
 import type { Context } from "hono";
 import { z } from "zod";
 import { ENVIRONMENT_HEADER } from "../../contracts/names.js";
-import { type JsonRecord, type ModelChoice, type RpcError, within } from "../../contracts/rpc.js";
+import { type JsonRecord, type ModelChoice, type RpcError, withinMs } from "../../contracts/rpc.js";
 import { raise, readJson, rpcError } from "../../http/errors.js";
 import {
   NG_FAILURE_CLASS,
@@ -93,7 +93,7 @@ export async function runOne(
   shared: ReturnType<typeof runOptions>,
   failures: z.output<typeof RunQuery>["failures"],
 ): Promise<{ ok: true; record: JsonRecord } | { ok: false; error: RpcError }> {
-  const call = within(c.env.AGENT.run(row, shared.options), AbortSignal.timeout(gatewayPorts(c.env).config.RUN_TIMEOUT_MS), "the agent");
+  const call = withinMs(c.env.AGENT.run(row, shared.options), gatewayPorts(c.env).config.RUN_TIMEOUT_MS, "the agent");
   const result = await call.catch((error: unknown) => ({ ok: false as const, error: rpcError(error) }));
   if (result.ok) return { ok: true, record: result.value };
   const mode = failures ?? (row._ng_rollout_index !== undefined ? "record" : "error");

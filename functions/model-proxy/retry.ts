@@ -123,8 +123,13 @@ function timeLeft(call: UpstreamCall<unknown>): number {
 
 async function attempt<T>(config: ProxyConfig, base: string, call: UpstreamCall<T>): Promise<{ ok: T } | { contextLength: string } | { failure: Failure }> {
   // One timer per attempt, the caller's deadline folded in (an RPC call carries no signal: AbortSignal.any only for HTTP).
-  const timeout = AbortSignal.timeout(Math.max(0, Math.min(config.timeoutMs, timeLeft(call))));
-  const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
+  // Cleared once the body is read: AbortSignal.timeout would stay armed for MODEL_TIMEOUT_MS after every model turn.
+  const timeout = new AbortController();
+  const timer = setTimeout(
+    () => timeout.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError")),
+    Math.max(0, Math.min(config.timeoutMs, timeLeft(call))),
+  );
+  const signal = call.signal ? AbortSignal.any([call.signal, timeout.signal]) : timeout.signal;
   let response: Response;
   let text: string;
   try {
@@ -141,10 +146,12 @@ async function attempt<T>(config: ProxyConfig, base: string, call: UpstreamCall<
   } catch (error) {
     if (error instanceof EdgegymError) throw error;
     if (callerGone(call)) throw aborted();
-    if (timeout.aborted) return { failure: { kind: "connection", timeout: true, describe: `no answer within ${config.timeoutMs} ms` } };
+    if (timeout.signal.aborted) return { failure: { kind: "connection", timeout: true, describe: `no answer within ${config.timeoutMs} ms` } };
     return {
       failure: { kind: "connection", describe: `connection failed: ${printable(redact(config, error instanceof Error ? error.message : String(error)))}` },
     };
+  } finally {
+    clearTimeout(timer);
   }
   if (response.ok) {
     try {

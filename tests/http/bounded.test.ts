@@ -1,6 +1,6 @@
 // The generic bounded stub (http/bounded.ts): a call past its bound rejects naming the stub and method; others pass through.
-import { describe, expect, it } from "vitest";
-import { DeadlineError } from "../../contracts/rpc.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { DeadlineError, withinMs } from "../../contracts/rpc.js";
 import { bounded } from "../../http/bounded.js";
 
 class Stub {
@@ -48,5 +48,27 @@ describe("bounded(stub, ms, label)", () => {
     expect(stub.name).toBe("stub");
     expect(stub.calls).toBe(0);
     expect(stub.now()).toBe(7);
+  });
+});
+
+describe("withinMs(call, ms, what)", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("a call that answers, or fails, in time leaves no timer armed behind it (hot paths run it per turn)", async () => {
+    vi.useFakeTimers();
+    await expect(withinMs(Promise.resolve("answer"), 300_000, "the session")).resolves.toBe("answer");
+    await expect(withinMs(Promise.reject(new Error("refused")), 300_000, "the session")).rejects.toThrow("refused");
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("a call past its bound rejects with a DeadlineError naming it", async () => {
+    vi.useFakeTimers();
+    const waiting = withinMs(new Promise(() => {}), 5_000, "the agent").catch((caught: unknown) => caught);
+    await vi.advanceTimersByTimeAsync(5_000);
+    const error = await waiting;
+    expect(error).toBeInstanceOf(DeadlineError);
+    expect((error as Error).message).toBe("the agent did not answer in time");
   });
 });

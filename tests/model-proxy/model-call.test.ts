@@ -143,3 +143,30 @@ describe("token ids read back", () => {
     await expect(callModel(config({ USES_REASONING_PARSER: "false" }), body(), {})).rejects.toThrow(/USES_REASONING_PARSER/);
   });
 });
+
+describe("an attempt's timer", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+  const answer = { id: "c", created: 1, model: "m", choices: [{ index: 0, message: { role: "assistant", content: "ok" }, finish_reason: "stop" }] };
+
+  it("is cleared once the turn is read (none left armed for MODEL_TIMEOUT_MS after each model turn)", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    vi.stubGlobal("fetch", async () => Response.json(answer));
+    const turn = await callModel(config({ MODEL_TIMEOUT_MS: "300000" }), body(), {});
+    expect(turn.content).toBe("ok");
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("still ends an upstream that does not answer: upstream_timeout after MODEL_TIMEOUT_MS per attempt", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    vi.stubGlobal(
+      "fetch",
+      (_url: string, init: RequestInit) => new Promise((_resolve, reject) => init.signal?.addEventListener("abort", () => reject(init.signal?.reason))),
+    );
+    const failed = callModel(config({ MODEL_TIMEOUT_MS: "1000", MODEL_MAX_ATTEMPTS: "2" }), body(), {}).catch((error: unknown) => error);
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(await failed).toMatchObject({ status: 504, code: "upstream_timeout" });
+  });
+});

@@ -1,12 +1,12 @@
 // Session ids that cannot be forged: minted by the environment, signed over rollout and token, checked on every call;
 // forged, foreign (another token's, another rollout's) and expired ids are refused, and an expired session's state is gone.
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { EnvironmentBindings } from "../../environments/sdk/bindings.js";
 import type { SessionOwner } from "../../contracts/rpc.js";
 import { defineEnvironment, z } from "../../environments/sdk/index.js";
 import { continueSession, openSession } from "../../environments/sdk/run.js";
-import { checkSessionId, mintSessionId } from "../../environments/sdk/session-id.js";
+import { CHECKED_KEPT, checkSessionId, checkSessionIdOnce, mintSessionId } from "../../environments/sdk/session-id.js";
 import type { Local } from "../../local/emulation.js";
 import { fixtureRows } from "../helpers/fixtures.js";
 import { postJson, startTestLocal } from "../helpers/local.js";
@@ -24,6 +24,45 @@ describe("session ids (plain WebCrypto)", () => {
     expect((await checkSessionId(SECRET, ENV, id, { ...owner, rollout: "job_1:0:4" })).ok).toBe(false);
     expect((await checkSessionId(SECRET, ENV, id, { ...owner, token: "someone-else" })).ok).toBe(false);
     expect((await checkSessionId("another-secret-another-secret-xx", ENV, id, owner)).ok).toBe(false);
+  });
+
+  it("an internal caller's id is MAC-checked once for exactly its owner; other owners, secrets, environments and forgeries in full", async () => {
+    const id = await mintSessionId(SECRET, ENV, owner);
+    const verify = vi.spyOn(crypto.subtle, "verify");
+    try {
+      const first = await checkSessionIdOnce(SECRET, ENV, id, owner);
+      expect(first.ok).toBe(true);
+      expect(await checkSessionIdOnce(SECRET, ENV, id, owner)).toEqual(first);
+      expect(verify).toHaveBeenCalledTimes(1);
+      expect((await checkSessionIdOnce(SECRET, ENV, id, { ...owner, rollout: "job_1:0:4" })).ok).toBe(false);
+      expect((await checkSessionIdOnce(SECRET, ENV, id, { ...owner, token: "someone-else" })).ok).toBe(false);
+      expect((await checkSessionIdOnce(SECRET, "other_env", id, owner)).ok).toBe(false);
+      expect((await checkSessionIdOnce("another-secret-another-secret-xx", ENV, id, owner)).ok).toBe(false);
+      const forged = `${id.slice(0, -2)}${id.endsWith("AA") ? "BB" : "AA"}`;
+      // A refusal is not remembered: asked twice, checked twice.
+      expect((await checkSessionIdOnce(SECRET, ENV, forged, owner)).ok).toBe(false);
+      expect((await checkSessionIdOnce(SECRET, ENV, forged, owner)).ok).toBe(false);
+      expect(verify).toHaveBeenCalledTimes(7);
+    } finally {
+      verify.mockRestore();
+    }
+  });
+
+  it(`an internal caller's checked ids are kept ${CHECKED_KEPT} at most per secret, the oldest checked again`, async () => {
+    const secret = "fedcba9876543210fedcba9876543210";
+    const first = await mintSessionId(secret, ENV, owner);
+    expect((await checkSessionIdOnce(secret, ENV, first, owner)).ok).toBe(true);
+    for (let i = 0; i < CHECKED_KEPT; i++) {
+      const other = { rollout: `job_2:0:${i}`, token: "trainer" };
+      expect((await checkSessionIdOnce(secret, ENV, await mintSessionId(secret, ENV, other), other)).ok).toBe(true);
+    }
+    const verify = vi.spyOn(crypto.subtle, "verify");
+    try {
+      expect((await checkSessionIdOnce(secret, ENV, first, owner)).ok).toBe(true);
+      expect(verify).toHaveBeenCalledTimes(1);
+    } finally {
+      verify.mockRestore();
+    }
   });
 
   it("forged ids are refused: made up, tampered with, or re-dated", async () => {

@@ -1,7 +1,7 @@
 // A remote session's calls from the Worker: edgegym's signed session id checked (environments/sdk/session-id.ts, as for a
 // native environment), then the call made in that session's Durable Object, which holds the server's cookie.
 import type { RemoteEnvironmentConfig } from "../../../contracts/remote.js";
-import { type Outcome, type SessionOperation, type SessionOutcome, type SessionOwner, within } from "../../../contracts/rpc.js";
+import { type Outcome, type SessionOperation, type SessionOutcome, type SessionOwner, withinMs } from "../../../contracts/rpc.js";
 import type { EnvironmentEnv } from "../../../contracts/env.generated.js";
 import { environmentConfig } from "../config.js";
 import { UNKNOWN_SESSION } from "../refusals.js";
@@ -19,7 +19,7 @@ function perform(
   const stub = env.SESSIONS.get(env.SESSIONS.idFromName(sessionId));
   // The object bounds its own calls (callMs, connectMs); this bounds the wait for it, a little longer so its answer wins.
   const wait = config.timeouts.callMs + config.timeouts.connectMs + 5_000;
-  return within(stub.perform(operation, body, sessionId, trusted, opens), AbortSignal.timeout(wait), `${config.name}'s session`);
+  return withinMs(stub.perform(operation, body, sessionId, trusted, opens), wait, `${config.name}'s session`);
 }
 
 /** Opens a session: a new id signed for `owner`, the seed made in its object (which keeps the member and the cookie). */

@@ -41,7 +41,7 @@ export abstract class RemoteSessionObject extends DurableObject<EnvironmentEnv> 
     const outcome = await this.#perform(operation, body, sessionId, trusted, opens);
     const ttl = environmentConfig(this.env).SESSION_TTL_SECONDS * 1000;
     await this.ctx.storage.setAlarm(Date.now() + ttl);
-    return logOutcome(environmentLog(this.env, this.config.name), operation, outcome, started);
+    return logOutcome(() => environmentLog(this.env, this.config.name), operation, outcome, started);
   }
 
   async #perform(operation: SessionOperation, body: unknown, sessionId: string, trusted: boolean, opens: boolean): Promise<Outcome> {
