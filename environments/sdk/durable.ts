@@ -120,5 +120,7 @@ export abstract class EnvironmentSession extends DurableObject<EnvironmentEnv> i
       await endMcpSessions(this.environment, this.#mcpSessions, secretReader(this.env));
     }
     await this.ctx.storage.deleteAll();
+    // And again: a call that came in while the sandbox or an MCP server was being reached may have read the mark.
+    this.#opened = undefined;
   }
 }
