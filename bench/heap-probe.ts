@@ -2,14 +2,10 @@
 //
 //   node --experimental-websocket --import tsx bench/heap-probe.ts [--rollouts 4096] [--snapshot <worker title part>]
 import { readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { parseArgs } from "node:util";
-import { Log, LogLevel, Miniflare } from "miniflare";
-import { topology } from "../infra/topology.js";
-import { buildWorkers } from "../local/build.js";
-import { workerOptions } from "../local/emulation.js";
 import { startSimulatorProcess } from "./cpu/processes.js";
-import { BENCH_TOKEN, SINGLE_TOOL } from "./cpu/workload.js";
+import { InspectorSession, inspectedEmulation } from "./lib/inspector.js";
+import { SINGLE_TOOL } from "./cpu/workload.js";
 import { workerdPids } from "./lib/sampler.js";
 import { memoryOf } from "./lib/memory.js";
 
@@ -23,70 +19,16 @@ const { values } = parseArgs({
 });
 const rollouts = Number(values.rollouts);
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const port = (server.address() as { port: number }).port;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-class Session {
-  private next = 1;
-  private readonly waiting = new Map<number, (value: unknown) => void>();
-  chunks: string[] = [];
-  private constructor(private readonly socket: WebSocket) {
-    socket.addEventListener("message", (event) => {
-      const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown; method?: string; params?: { chunk: string } };
-      if (message.method === "HeapProfiler.addHeapSnapshotChunk") this.chunks.push(message.params!.chunk);
-      if (message.id !== undefined) this.waiting.get(message.id)?.(message.result);
-    });
-  }
-  static open(url: string): Promise<Session> {
-    return new Promise((resolve, reject) => {
-      const socket = new WebSocket(url);
-      socket.addEventListener("open", () => resolve(new Session(socket)));
-      socket.addEventListener("error", () => reject(new Error(`cannot open ${url}`)));
-    });
-  }
-  send<T>(method: string, params: Record<string, unknown> = {}): Promise<T> {
-    const id = this.next++;
-    this.socket.send(JSON.stringify({ id, method, params }));
-    return new Promise((resolve) => this.waiting.set(id, resolve as (value: unknown) => void));
-  }
-  close(): void {
-    this.socket.close();
-  }
-}
-
 const simulator = await startSimulatorProcess({ latencyMs: 2000, nodeFlags: ["--max-old-space-size=4096"] });
-const inspectorPort = await freePort();
-const specs = topology({
-  environments: [SINGLE_TOOL.environment],
-  modelBaseUrl: simulator.baseUrl,
-  modelName: simulator.model,
-  vars: { gateway: { RATE_LIMIT_PER_SECOND: "0" } },
-});
-const secrets = { API_TOKENS: `bench:${BENCH_TOKEN}:admin`, SESSION_SECRET: "edgegym-profile-session-secret-0123456789", MODEL_API_KEY: "", TENANT_QUOTAS: "" };
-const headers = { authorization: `Bearer ${BENCH_TOKEN}` };
-const bundles = await buildWorkers(specs);
-const miniflare = new Miniflare({
-  workers: specs.map((spec) => workerOptions(spec, bundles.get(spec.name)!, secrets)),
-  host: "127.0.0.1",
-  port: 0,
-  cf: false,
-  inspectorPort,
-  log: new Log(LogLevel.WARN),
-});
+const { miniflare, inspectorPort, headers } = await inspectedEmulation([SINGLE_TOOL.environment], simulator);
 const t0 = performance.now();
 const line = (text: string) => process.stdout.write(`[${((performance.now() - t0) / 1000).toFixed(0).padStart(4)} s] ${text}\n`);
 try {
   const url = (await miniflare.ready).toString().replace(/\/$/, "");
   const targets = (await (await fetch(`http://127.0.0.1:${inspectorPort}/json/list`)).json()) as { title: string; webSocketDebuggerUrl: string }[];
-  const sessions = await Promise.all(targets.map(async (t) => ({ name: t.title.replace(/^Core:/, ""), session: await Session.open(t.webSocketDebuggerUrl) })));
+  const sessions = await Promise.all(
+    targets.map(async (t) => ({ name: t.title.replace(/^Core:/, ""), session: await InspectorSession.open(t.webSocketDebuggerUrl) })),
+  );
   const sample = async (label: string) => {
     const rss = workerdPids(process.pid).reduce((sum, pid) => sum + (memoryOf(pid)?.rssMiB ?? 0), 0);
     const heaps: string[] = [];

@@ -6,15 +6,11 @@
 // Worker's isolate while the rollouts run, writes one .cpuprofile per Worker (open in Chrome DevTools or speedscope) and
 // prints each Worker's hottest functions by self time.
 import { mkdirSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { Log, LogLevel, Miniflare } from "miniflare";
-import { topology } from "../infra/topology.js";
-import { buildWorkers } from "../local/build.js";
-import { workerOptions } from "../local/emulation.js";
 import { startSimulatorProcess } from "./cpu/processes.js";
-import { BENCH_TOKEN, runDirect, runJob, SINGLE_TOOL, TEN_TURNS } from "./cpu/workload.js";
+import { InspectorSession, inspectedEmulation } from "./lib/inspector.js";
+import { runDirect, runJob, SINGLE_TOOL, TEN_TURNS } from "./cpu/workload.js";
 
 const { values } = parseArgs({
   options: {
@@ -43,65 +39,8 @@ interface Profile {
   endTime: number;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const port = (server.address() as { port: number }).port;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** A Chrome DevTools Protocol session over one inspector WebSocket. */
-class Session {
-  private next = 1;
-  private readonly waiting = new Map<number, (value: unknown) => void>();
-  private constructor(private readonly socket: WebSocket) {
-    socket.addEventListener("message", (event) => {
-      const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown; error?: unknown };
-      if (message.id !== undefined) this.waiting.get(message.id)?.(message.error ? Promise.reject(new Error(JSON.stringify(message.error))) : message.result);
-    });
-  }
-  static open(url: string): Promise<Session> {
-    return new Promise((resolve, reject) => {
-      const socket = new WebSocket(url);
-      socket.addEventListener("open", () => resolve(new Session(socket)));
-      socket.addEventListener("error", () => reject(new Error(`cannot open ${url}`)));
-    });
-  }
-  send<T>(method: string, params: Record<string, unknown> = {}): Promise<T> {
-    const id = this.next++;
-    this.socket.send(JSON.stringify({ id, method, params }));
-    return new Promise((resolve) => this.waiting.set(id, resolve as (value: unknown) => void));
-  }
-  close(): void {
-    this.socket.close();
-  }
-}
-
 const simulator = await startSimulatorProcess();
-const inspectorPort = await freePort();
-const environments = [SINGLE_TOOL.environment, TEN_TURNS.environment];
-// The gateway refuses every call without a token it knows: the bench's own, with no rate limit in the way.
-const specs = topology({
-  environments,
-  modelBaseUrl: simulator.baseUrl,
-  modelName: simulator.model,
-  vars: { gateway: { RATE_LIMIT_PER_SECOND: "0" } },
-});
-const secrets = { API_TOKENS: `bench:${BENCH_TOKEN}:admin`, SESSION_SECRET: "edgegym-profile-session-secret-0123456789", MODEL_API_KEY: "", TENANT_QUOTAS: "" };
-const headers = { authorization: `Bearer ${BENCH_TOKEN}` };
-const bundles = await buildWorkers(specs);
-const miniflare = new Miniflare({
-  workers: specs.map((spec) => workerOptions(spec, bundles.get(spec.name)!, secrets)),
-  host: "127.0.0.1",
-  port: 0,
-  cf: false,
-  inspectorPort,
-  log: new Log(LogLevel.WARN),
-});
+const { miniflare, inspectorPort, headers } = await inspectedEmulation([SINGLE_TOOL.environment, TEN_TURNS.environment], simulator);
 try {
   const url = (await miniflare.ready).toString().replace(/\/$/, "");
   const run = () => (values.path === "run" ? runDirect(url, shape, rollouts, 32, headers) : runJob(url, shape, 16, Math.max(1, rollouts / 16), 100, headers));
@@ -112,7 +51,7 @@ try {
   const sessions = await Promise.all(
     targets
       .filter((target) => !values.only || target.title.includes(values.only))
-      .map(async (target) => ({ name: target.title.replace(/^Core:/, ""), session: await Session.open(target.webSocketDebuggerUrl) })),
+      .map(async (target) => ({ name: target.title.replace(/^Core:/, ""), session: await InspectorSession.open(target.webSocketDebuggerUrl) })),
   );
   for (const { session } of sessions) {
     await session.send("Profiler.enable");

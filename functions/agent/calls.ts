@@ -1,5 +1,5 @@
 // The agent's calls to the model and the environment: bounded by the rollout's deadline, failures classified.
-import { DeadlineError, type EnvironmentRpc, type ModelChoice, type ModelRpc, type Outcome, type SessionOwner } from "../../contracts/rpc.js";
+import { DeadlineError, type EnvironmentRpc, type ModelChoice, type ModelRpc, type Outcome, type SessionOwner, withinMs } from "../../contracts/rpc.js";
 import { type DatasetRow, type ResponsesCreateParams, type Response as ResponsesResponse, rewardComponentsProblem } from "../../protocol/index.js";
 import { type FailureClass, RolloutFailure } from "./failure.js";
 import type { McpNaming } from "./tool-names.js";
@@ -41,19 +41,7 @@ export function remaining(limits: RolloutLimits, ms: number): number {
 export function bounded<T>(call: Promise<T>, limits: RolloutLimits, ms: number, what: string): Promise<T> {
   const wait = remaining(limits, ms);
   if (wait <= 0) return Promise.reject(new DeadlineError(what));
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new DeadlineError(what)), wait);
-    call.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
+  return withinMs(call, wait, what);
 }
 
 /**
