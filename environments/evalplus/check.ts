@@ -5,7 +5,7 @@
  * the solution on the base and then the plus inputs, each in a child process (untrusted_check), and writes
  * {"base": [status, details], "plus": [status, details]} to result.json, as check_correctness returns them.
  */
-export const CHECK_SOURCE = String.raw`
+export const CHECK_SOURCE = `
 import builtins, contextlib, faulthandler, io, json, math, multiprocessing, os, signal, sys, tempfile, time
 from copy import deepcopy
 import multiprocessing.heap

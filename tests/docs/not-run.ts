@@ -32,10 +32,8 @@ export const NOT_RUN_HERE: Record<string, string> = {
     "a Cloudflare account's credentials; tests/infra/sandbox-deploy.test.ts evaluates the deployment offline",
   "npx wrangler deploy --config .edgegym/containers/sandbox/wrangler.json":
     "a Cloudflare account and Docker (it builds the sandbox image); tests/infra/sandbox-deploy.test.ts checks the config and dry-runs the bundles",
-  "npm run typecheck:sst":
-    "sst install (about a minute of npm fetches on a fresh clone), then tsc: tests/infra/deploy-checks.test.ts does exactly that",
-  "npm run typecheck":
-    "tsc over the whole project (about 45 s on 2 cores); .ci/run runs the same two tsc projects before npm test",
+  "npm run typecheck:sst": "sst install (about a minute of npm fetches on a fresh clone), then tsc: tests/infra/deploy-checks.test.ts does exactly that",
+  "npm run typecheck": "tsc over the whole project (about 45 s on 2 cores); .ci/run runs the same two tsc projects before npm test",
   "npm run bench -- --only peer --nemo-gym <dir>":
     "a NeMo Gym installation (Python 3.13 and packages this machine's index lacks); tests/bench/peer.test.ts runs its skip path and its refusals of a bad directory",
   "npm run bench -- --only remote":
