@@ -8,6 +8,7 @@ import { InspectorSession, inspectedEmulation } from "./lib/inspector.js";
 import { SINGLE_TOOL } from "./cpu/workload.js";
 import { workerdPids } from "./lib/sampler.js";
 import { memoryOf } from "./lib/memory.js";
+import { startGcPacer } from "../local/gc-pacer.js";
 
 const { values } = parseArgs({
   options: {
@@ -15,6 +16,8 @@ const { values } = parseArgs({
     jobs: { type: "string", default: "1" },
     snapshot: { type: "string" },
     out: { type: "string", default: "/tmp/probe" },
+    // The local runtime's collection pacing (local/gc-pacer.ts), as startLocal runs it: off unless a growth in MiB is given.
+    pacer: { type: "string" },
   },
 });
 const rollouts = Number(values.rollouts);
@@ -26,8 +29,9 @@ const line = (text: string) => process.stdout.write(`[${((performance.now() - t0
 try {
   const url = (await miniflare.ready).toString().replace(/\/$/, "");
   const targets = (await (await fetch(`http://127.0.0.1:${inspectorPort}/json/list`)).json()) as { title: string; webSocketDebuggerUrl: string }[];
+  // workerd lets one inspector session at a time into an isolate: with the pacer holding them, only RSS is sampled.
   const sessions = await Promise.all(
-    targets.map(async (t) => ({ name: t.title.replace(/^Core:/, ""), session: await InspectorSession.open(t.webSocketDebuggerUrl) })),
+    (values.pacer ? [] : targets).map(async (t) => ({ name: t.title.replace(/^Core:/, ""), session: await InspectorSession.open(t.webSocketDebuggerUrl) })),
   );
   const sample = async (label: string) => {
     const rss = workerdPids(process.pid).reduce((sum, pid) => sum + (memoryOf(pid)?.rssMiB ?? 0), 0);
@@ -38,6 +42,7 @@ try {
     }
     line(`${label} workerd rss ${rss.toFixed(0)} MiB; heaps used/total MiB: ${heaps.join(" ")}`);
   };
+  const pacer = values.pacer ? await startGcPacer(await miniflare.getInspectorURL(), { growthMiB: Number(values.pacer) }) : undefined;
   const rows = rollouts / 16;
   const body = `${Array.from({ length: rows }, (_, i) => JSON.stringify(SINGLE_TOOL.row(i))).join("\n")}\n`;
   await sample("before");
@@ -55,6 +60,8 @@ try {
   }
   await new Promise((r) => setTimeout(r, 10000));
   await sample("10 s later");
+  if (pacer) line(`the pacer collected ${pacer.collections()} times`);
+  await pacer?.stop();
   // Anonymous (heaps, buffers) against file-backed (mapped files: SQLite, blobs) resident memory, and the largest mappings.
   for (const pid of workerdPids(process.pid)) {
     const status = readFileSync(`/proc/${pid}/status`, "utf8");
