@@ -33,6 +33,7 @@ try {
   const sessions = await Promise.all(
     (values.pacer ? [] : targets).map(async (t) => ({ name: t.title.replace(/^Core:/, ""), session: await InspectorSession.open(t.webSocketDebuggerUrl) })),
   );
+  const pacer = values.pacer ? await startGcPacer(await miniflare.getInspectorURL(), { growthMiB: Number(values.pacer) }) : undefined;
   const sample = async (label: string) => {
     const rss = workerdPids(process.pid).reduce((sum, pid) => sum + (memoryOf(pid)?.rssMiB ?? 0), 0);
     const heaps: string[] = [];
@@ -40,9 +41,11 @@ try {
       const usage = await session.send<{ usedSize: number; totalSize: number }>("Runtime.getHeapUsage");
       heaps.push(`${name}=${(usage.usedSize / 2 ** 20).toFixed(0)}/${(usage.totalSize / 2 ** 20).toFixed(0)}`);
     }
+    for (const isolate of pacer?.isolates() ?? []) {
+      if ((isolate.usedMiB ?? 0) >= 1) heaps.push(`${isolate.name}=${isolate.usedMiB!.toFixed(0)} (${isolate.collections} collections)`);
+    }
     line(`${label} workerd rss ${rss.toFixed(0)} MiB; heaps used/total MiB: ${heaps.join(" ")}`);
   };
-  const pacer = values.pacer ? await startGcPacer(await miniflare.getInspectorURL(), { growthMiB: Number(values.pacer) }) : undefined;
   const rows = rollouts / 16;
   const body = `${Array.from({ length: rows }, (_, i) => JSON.stringify(SINGLE_TOOL.row(i))).join("\n")}\n`;
   await sample("before");

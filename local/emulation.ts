@@ -92,7 +92,8 @@ export interface LocalOptions {
   countOperations?: boolean;
   /**
    * workerd's garbage collection paced as production's memory limit paces it (local/gc-pacer.ts), over its inspector on
-   * loopback: on by default. `false` leaves V8 to itself, and workerd then keeps about 44 KB per finished rollout.
+   * loopback: on by default, unless EDGEGYM_GC_PACING=0. `false` leaves V8 to itself (and the inspector closed), and
+   * workerd then keeps about 44 KB per finished rollout.
    */
   gcPacing?: false | GcPacingOptions;
 }
@@ -213,6 +214,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<Local> {
     if (path.resolve(persist).startsWith(`${STATE_DIR}${path.sep}`)) privateDir(STATE_DIR);
     tightenTree(persist);
   }
+  const gcPacing = options.gcPacing ?? (process.env.EDGEGYM_GC_PACING === "0" ? false : {});
   let simulator: Awaited<ReturnType<typeof startSimulator>> | undefined;
   let sandbox: SandboxService | undefined;
   const unavailable: Record<string, string> = {};
@@ -290,7 +292,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<Local> {
       port: 0,
       defaultPersistRoot: persist === false ? undefined : persist,
       // workerd's inspector, on a loopback port it picks, for the collection pacer.
-      ...(options.gcPacing === false ? {} : { inspectorPort: 0 }),
+      ...(gcPacing === false ? {} : { inspectorPort: 0 }),
       log: new Log(options.verbose ? LogLevel.INFO : LogLevel.WARN),
       handleRuntimeStdio: output.handle,
     });
@@ -313,11 +315,11 @@ export async function startLocal(options: LocalOptions = {}): Promise<Local> {
     const url = edge.url;
     // Without the pacer the runtime still serves, only growing with the work it does: a warning, not a failure.
     const gcPacer =
-      options.gcPacing === false
+      gcPacing === false
         ? undefined
         : await miniflare
             .getInspectorURL()
-            .then((inspector) => startGcPacer(inspector, options.gcPacing || {}))
+            .then((inspector) => startGcPacer(inspector, gcPacing))
             .catch((error: Error) => {
               process.stderr.write(`edgegym: workerd's garbage collection is not paced (${error.message}); its memory will grow with the work it does\n`);
               return undefined;

@@ -22,6 +22,8 @@ export const NOT_RUN_HERE: Record<string, string> = {
     "needs a NeMo Gym installation; tests/integrations/nemo-gym-dropin.test.ts replays its collector's requests through the agent server",
   "ng_collect_rollouts +input_jsonl_fpath=environments/example_multi_step/data/example.jsonl +output_jsonl_fpath=out/rollouts.jsonl +num_repeats=4 +agent_name=example_multi_step_simple_agent":
     "needs a NeMo Gym installation; tests/integrations/nemo-gym-dropin.test.ts replays its collector's requests through the agent server",
+  "npm run bench -- --only scale":
+    "a benchmark (65,536 rollouts at 2 s per model call, about 6 minutes of load); the pacer it measures is tested by tests/local/gc-pacer.test.ts",
   "npm run bench -- --only cost":
     "a benchmark (2,304 rollouts through the emulation with counting on, a minute or more); its arithmetic is tested by tests/bench/cost-model.test.ts and its counters by tests/bench/counting.test.ts",
   "npm run bench -- --only overload":

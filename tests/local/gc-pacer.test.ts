@@ -96,7 +96,7 @@ describe("the garbage collection pacer", () => {
 });
 
 describe("startLocal's pacing", () => {
-  it("paces every Worker's isolate by default, and with gcPacing: false opens no inspector", async () => {
+  it("paces every Worker's isolate by default; with EDGEGYM_GC_PACING=0 or gcPacing: false it opens no inspector", async () => {
     const paced = await startLocal({ port: 0, persist: false, environments: ["example_single_tool_call"], logLevel: "silent" });
     try {
       const names = paced.gcPacer!.isolates().map((isolate) => isolate.name);
@@ -104,12 +104,25 @@ describe("startLocal's pacing", () => {
     } finally {
       await paced.stop();
     }
-    const unpaced = await startLocal({ port: 0, persist: false, environments: ["example_single_tool_call"], logLevel: "silent", gcPacing: false });
-    try {
-      expect(unpaced.gcPacer).toBeUndefined();
-      await expect(unpaced.miniflare.getInspectorURL()).rejects.toThrow(/Inspector not enabled/);
-    } finally {
-      await unpaced.stop();
+    for (const [env, option] of [
+      ["0", undefined],
+      [undefined, false],
+    ] as const) {
+      const saved = process.env.EDGEGYM_GC_PACING;
+      if (env === undefined) delete process.env.EDGEGYM_GC_PACING;
+      else process.env.EDGEGYM_GC_PACING = env;
+      try {
+        const unpaced = await startLocal({ port: 0, persist: false, environments: ["example_single_tool_call"], logLevel: "silent", gcPacing: option });
+        try {
+          expect(unpaced.gcPacer).toBeUndefined();
+          await expect(unpaced.miniflare.getInspectorURL()).rejects.toThrow(/Inspector not enabled/);
+        } finally {
+          await unpaced.stop();
+        }
+      } finally {
+        if (saved === undefined) delete process.env.EDGEGYM_GC_PACING;
+        else process.env.EDGEGYM_GC_PACING = saved;
+      }
     }
   }, 120_000);
 });
