@@ -60,6 +60,8 @@ class Isolate {
       this.waiting.get(message.id)?.(message);
       this.waiting.delete(message.id);
     });
+    // A connection that fails later (workerd gone) is followed by its close: an unheard error would end the process.
+    socket.on("error", () => undefined);
     socket.on("close", () => {
       for (const answer of this.waiting.values()) answer({ error: "closed" });
       this.waiting.clear();

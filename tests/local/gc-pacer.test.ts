@@ -90,6 +90,22 @@ describe("the garbage collection pacer", () => {
     expect(pacer.collections()).toBe(collections);
   }, 60_000);
 
+  it("outlives the workerd it paces: a runtime disposed under it ends its sessions, and stop() returns", async () => {
+    const own = new Miniflare({
+      workers: [{ name: "w", modules: true, script: "export default { fetch() { return new Response('ok'); } };" }],
+      cf: false,
+      inspectorPort: 0,
+    });
+    await own.ready;
+    const pacer = await startGcPacer(await own.getInspectorURL(), { intervalMs: 20, growthMiB: 0 });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Vitest fails the run on any error that escapes the pacer.
+    await own.dispose();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await pacer.stop();
+    expect(pacer.isolates().map((isolate) => isolate.name)).toContain("core:user:w");
+  }, 60_000);
+
   it("an inspector that cannot be reached is named in the error", async () => {
     await expect(startGcPacer(new URL("ws://127.0.0.1:9/"))).rejects.toThrow("workerd's inspector at 127.0.0.1:9 cannot be reached");
   });
